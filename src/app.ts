@@ -1,0 +1,155 @@
+/**
+ * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest).
+ * `createPipeline(deps)`: one request, top to bottom, on plain Node types:
+ *   1 ingest → 2 control plane → 3 route → 4 validate request → 5 choose who answers
+ *   → 6 check the answer → 7 journal → 8 send; every failure on the way meets one error writer.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type Express } from 'express';
+import { checkAnswer } from './answer-check.js';
+import { createClock, type Clock } from './clock.js';
+import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { createControl, isControlPath } from './control.js';
+import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import { createFallback } from './fallback.js';
+import { corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange } from './http-io.js';
+import { toDeclaredError } from './input-errors.js';
+import { createJournal, type Journal } from './journal.js';
+import { projectContext } from './location.js';
+import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi.js';
+import { readPreferences } from './preferences.js';
+import { validateRequest } from './request-validation.js';
+import { fallbackResponder, type AcceptedRequest, type Responder } from './responders.js';
+import { findOperation } from './router.js';
+
+export interface PipelineDeps {
+  config: SimConfig;
+  spec: SpecIndex;
+  clock: Clock;
+  journal: Journal;
+  responders: Responder[];
+}
+
+export interface SimApp extends Express {
+  sim: PipelineDeps;
+}
+
+export async function createApp(options: SimOptions = {}): Promise<SimApp> {
+  const config = resolveConfig(options);
+  const spec = await loadSpec(config.specPath);
+  const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
+  const deps: PipelineDeps = {
+    config,
+    spec,
+    clock: createClock({ realTime: config.realTime }),
+    journal: createJournal(),
+    responders: [fallbackResponder(fallback, projectContext(config.projectDir, config.projectId))],
+  };
+  const app = express() as SimApp;
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(createPipeline(deps));
+  app.sim = deps;
+  return app;
+}
+
+export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const control = createControl(deps);
+  let counter = 0;
+
+  return async function handle(req, res) {
+    let exchange: Exchange;
+    try {
+      // 1. Ingest: the whole body, an id and the virtual time.
+      exchange = await readExchange(req, `req_${String(++counter).padStart(6, '0')}`, deps.clock.now(), deps.config.bodyLimit);
+    } catch {
+      return; // the client went away mid-body: nobody is left to answer
+    }
+    let operation: OperationDefinition | undefined;
+    let answer: Answer;
+    let layer: string;
+    let violations: string[] = [];
+    try {
+      if (exchange.method === 'OPTIONS') {
+        answer = { status: 204, headers: preflightHeaders(req) };
+        layer = 'cors';
+      } else if (isControlPath(exchange.pathname)) {
+        // 2. Control plane.
+        answer = control(exchange);
+        layer = 'control';
+      } else {
+        // 3. Route.
+        const routed = route(deps.spec, exchange);
+        operation = routed.operation;
+        // 4. Validate the request.
+        const request = accept(routed.operation, routed.params, exchange);
+        // 5. Choose who answers.
+        ({ answer, layer } = await chooseAnswer(deps.responders, request));
+        // 6. Check the answer against the spec.
+        violations = checkAnswer(operation, answer.status, answer.body);
+      }
+    } catch (error) {
+      ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
+      if (operation && error instanceof TaggedError && !error._tag.startsWith('Sim')) violations = checkAnswer(operation, answer.status, answer.body);
+    }
+    // 7. Journal.
+    if (layer !== 'control' && layer !== 'cors') {
+      deps.journal.record({
+        id: exchange.id,
+        time: exchange.now,
+        method: exchange.method,
+        path: exchange.pathname,
+        operationId: operation?.operationId,
+        layer,
+        status: answer.status,
+        violations: violations.length ? violations : undefined,
+      });
+    }
+    // 8. Send.
+    const headers: Record<string, string> = { ...corsHeaders(req), 'x-sim-layer': layer, 'x-sim-request-id': exchange.id };
+    if (violations.length) headers['x-sim-violations'] = String(violations.length);
+    if (!res.headersSent) writeAnswer(res, answer, headers);
+  };
+}
+
+function route(spec: SpecIndex, exchange: Exchange): { operation: OperationDefinition; params: Record<string, string> } {
+  const found = findOperation(spec, exchange.method, exchange.pathname);
+  if (found.kind === 'found') return found;
+  if (found.kind === 'method-not-allowed') throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
+  throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);
+}
+
+function accept(operation: OperationDefinition, pathParams: Record<string, string>, exchange: Exchange): AcceptedRequest {
+  const contentType = exchange.headers['content-type'];
+  const { query, body, violations } = validateRequest(operation, { pathParams, searchParams: exchange.searchParams, contentType, rawBody: exchange.rawBody });
+  if (exchange.bodyTooLarge) violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+  if (violations.length) throw toDeclaredError(operation, violations, pathParams);
+  const preferences = readPreferences(headerText(exchange.headers.prefer), operation);
+  return { exchange, operation, pathParams, query, body, preferences };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+async function chooseAnswer(responders: Responder[], request: AcceptedRequest): Promise<{ answer: Answer; layer: string }> {
+  for (const responder of responders) {
+    const answer = await responder.respond(request);
+    if (answer) return { answer, layer: responder.name };
+  }
+  throw new Error(`No responder answered ${request.operation.operationId}`);
+}
+
+/** The only writer of error bodies. Unexpected failures are logged with their stack, never sent with it. */
+function errorAnswer(error: unknown, operation: OperationDefinition | undefined, exchange: Exchange, deps: PipelineDeps): { answer: Answer; layer: string } {
+  let tagged: TaggedError;
+  if (error instanceof TaggedError) {
+    tagged = error;
+  } else {
+    const ref = `err_${createHash('sha256').update(`${deps.config.seed}:${exchange.id}`).digest('hex').slice(0, 8)}`;
+    deps.config.log(`[${ref}] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    tagged = operation?.declaredTags.has('UnknownError') ? new UnknownError(ref) : new SimInternalError(ref, 'The simulator failed to answer; its log has the details under this ref');
+  }
+  return { answer: { status: tagged.status, body: tagged.toBody(), headers: tagged.headers }, layer: tagged._tag.startsWith('Sim') ? 'simulator' : 'validation' };
+}

@@ -1,0 +1,98 @@
+/**
+ * The `session-agent-sim` command: parses flags, starts the simulator, shuts down cleanly on a signal.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, DEFAULTS, type SimOptions } from './config.js';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: session-agent-sim <command> [options]
+
+Commands:
+  mock            Serve the interface from the spec (examples, or generated with --dynamic)
+
+Options for mock:
+  --port N        Port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
+  --host ADDR     Address to bind (default ${DEFAULTS.host}; use 0.0.0.0 only on purpose)
+  --seed S        Seed for generated ids and data (default "${DEFAULTS.seed}")
+  --dynamic       Generate bodies from the schemas instead of serving the spec's examples
+  --project-dir D Project directory the simulated service runs in (default ${DEFAULTS.projectDir})
+  --real-time     Let the clock follow wall time (default: virtual, moves only when advanced)
+  -h, --help      Show this help
+  -v, --version   Show the version
+
+Per request: Prefer: code=404 | example=<name> | dynamic=true`;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        dynamic: { type: 'boolean' },
+        'project-dir': { type: 'string' },
+        'real-time': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const command = positionals[0] ?? 'mock';
+  if (command !== 'mock') {
+    process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  const options: SimOptions = {
+    port: values.port === undefined ? undefined : Number(values.port),
+    host: values.host,
+    seed: values.seed,
+    dynamic: values.dynamic,
+    projectDir: values['project-dir'],
+    realTime: values['real-time'],
+  };
+  try {
+    const sim = await startServer(options);
+    const { config, spec } = sim.app.sim;
+    process.stdout.write(
+      `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
+        `(${config.dynamic ? 'dynamic' : 'examples'}, seed "${config.seed}")\n`,
+    );
+    const stop = () => {
+      void sim.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1; // keep running
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`session-agent-sim: ${error.message}\n`);
+      return 2;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      process.stderr.write(`session-agent-sim: cannot listen: ${(error as Error).message} (try --port)\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const exitCode = await main(process.argv.slice(2));
+if (exitCode >= 0) process.exit(exitCode);

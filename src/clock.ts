@@ -1,0 +1,27 @@
+/**
+ * The virtual clock: the only place that may read real time, and only when asked to (`realTime`).
+ * By default time starts at a fixed instant and moves only when advanced, so answers are reproducible.
+ */
+export const DEFAULT_START = Date.UTC(2026, 0, 15, 9, 0, 0);
+
+export interface Clock {
+  now(): number;
+  advance(ms: number): number;
+  readonly realTime: boolean;
+}
+
+export function createClock(options: { start?: number; realTime?: boolean } = {}): Clock {
+  const realTime = options.realTime ?? false;
+  let offset = 0;
+  const start = options.start ?? DEFAULT_START;
+  const origin = realTime ? Date.now() : 0;
+  return {
+    realTime,
+    now: () => (realTime ? start + (Date.now() - origin) : start) + offset,
+    advance(ms) {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
+      offset += ms;
+      return this.now();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Every setting of the simulator in one validated shape. A bad value stops start-up with a sentence
+ * naming the setting; nothing runs half-configured.
+ */
+import { DEFAULT_SPEC_PATH } from './openapi.js';
+
+export interface SimOptions {
+  /** Listen port for the CLI; 0 picks a free one. */
+  port?: number;
+  /** Listen address; loopback unless told otherwise. */
+  host?: string;
+  /** Seeds generated ids and fake data; same seed, same answers. */
+  seed?: string;
+  /** Generate bodies from the schemas (json-schema-faker) instead of serving the spec's examples. */
+  dynamic?: boolean;
+  /** The project directory the simulated service runs in (default location). */
+  projectDir?: string;
+  /** Project id reported in `location.project.id`; derived from projectDir when omitted. */
+  projectId?: string;
+  specPath?: string;
+  /** Let the clock follow wall time instead of moving only when advanced. */
+  realTime?: boolean;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit?: number;
+  /** Where unexpected failures are logged (stack traces never reach clients). */
+  log?: (line: string) => void;
+}
+
+export type SimConfig = Required<Omit<SimOptions, 'projectId'>> & { projectId?: string };
+
+export const DEFAULTS = {
+  port: 4010,
+  host: '127.0.0.1',
+  seed: 'session-agent-sim',
+  dynamic: false,
+  projectDir: '/home/dev/acme-web',
+  specPath: DEFAULT_SPEC_PATH,
+  realTime: false,
+  bodyLimit: 10 * 1024 * 1024,
+} as const;
+
+export class ConfigError extends Error {}
+
+export function resolveConfig(options: SimOptions = {}): SimConfig {
+  const config: SimConfig = {
+    ...DEFAULTS,
+    log: (line) => process.stderr.write(`${line}\n`),
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  };
+  if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
+    throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
+  }
+  if (typeof config.host !== 'string' || config.host === '') throw new ConfigError('host must be a non-empty address');
+  if (typeof config.seed !== 'string' || config.seed === '') throw new ConfigError('seed must be a non-empty string');
+  if (!config.projectDir.startsWith('/')) throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
+  if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
+  if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
+  return config;
+}

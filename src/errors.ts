@@ -1,0 +1,224 @@
+/**
+ * Every error body the simulator can send. API errors speak the interface's dialect (`_tag` objects, or
+ * ProjectCopyError's `{name, data}`); `Sim…` errors report the simulator's own failures and never pretend
+ * to be the API's.
+ */
+
+type Fields = Record<string, unknown> & { message: string };
+
+export abstract class TaggedError extends Error {
+  abstract readonly _tag: string;
+  abstract readonly status: number;
+  readonly headers: Record<string, string> = {};
+
+  constructor(readonly fields: Fields) {
+    super(fields.message);
+  }
+
+  toBody(): Record<string, unknown> {
+    return withoutUndefined({ _tag: this._tag, ...this.fields });
+  }
+}
+
+function withoutUndefined(body: Record<string, unknown>): Record<string, unknown> {
+  // The API omits absent optional fields rather than sending null.
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+export class InvalidRequestError extends TaggedError {
+  readonly _tag = 'InvalidRequestError';
+  readonly status = 400;
+  constructor(message: string, kind?: string, field?: string) {
+    super({ message, kind, field });
+  }
+}
+
+export class InvalidCursorError extends TaggedError {
+  readonly _tag = 'InvalidCursorError';
+  readonly status = 400;
+  constructor(message: string) {
+    super({ message });
+  }
+}
+
+export class FormInvalidAnswerError extends TaggedError {
+  readonly _tag = 'FormInvalidAnswerError';
+  readonly status = 400;
+  constructor(id: string, message: string) {
+    super({ id, message });
+  }
+}
+
+export class UnauthorizedError extends TaggedError {
+  readonly _tag = 'UnauthorizedError';
+  readonly status = 401;
+  constructor(message = 'Authentication required') {
+    super({ message });
+  }
+}
+
+export class SessionNotFoundError extends TaggedError {
+  readonly _tag = 'SessionNotFoundError';
+  readonly status = 404;
+  constructor(sessionID: string) {
+    super({ sessionID, message: `Session not found: ${sessionID}` });
+  }
+}
+
+export class MessageNotFoundError extends TaggedError {
+  readonly _tag = 'MessageNotFoundError';
+  readonly status = 404;
+  constructor(sessionID: string, messageID: string) {
+    super({ sessionID, messageID, message: `Message not found: ${messageID}` });
+  }
+}
+
+export class QuestionNotFoundError extends TaggedError {
+  readonly _tag = 'QuestionNotFoundError';
+  readonly status = 404;
+  constructor(requestID: string) {
+    super({ requestID, message: `Question request not found: ${requestID}` });
+  }
+}
+
+export class FormNotFoundError extends TaggedError {
+  readonly _tag = 'FormNotFoundError';
+  readonly status = 404;
+  constructor(id: string) {
+    super({ id, message: `Form not found: ${id}` });
+  }
+}
+
+export class ShellNotFoundError extends TaggedError {
+  readonly _tag = 'ShellNotFoundError';
+  readonly status = 404;
+  constructor(id: string) {
+    super({ id, message: `Shell command not found: ${id}` });
+  }
+}
+
+export class SessionBusyError extends TaggedError {
+  readonly _tag = 'SessionBusyError';
+  readonly status = 409;
+  constructor(sessionID: string) {
+    super({ sessionID, message: `Session is busy: ${sessionID}` });
+  }
+}
+
+export class ConflictError extends TaggedError {
+  readonly _tag = 'ConflictError';
+  readonly status = 409;
+  constructor(resource: string, message: string) {
+    super({ message, resource });
+  }
+}
+
+export class FormAlreadySettledError extends TaggedError {
+  readonly _tag = 'FormAlreadySettledError';
+  readonly status = 409;
+  constructor(id: string) {
+    super({ id, message: `Form already settled: ${id}` });
+  }
+}
+
+export class UnknownError extends TaggedError {
+  readonly _tag = 'UnknownError';
+  readonly status = 500;
+  constructor(ref: string, message = 'Unexpected server error. Check server logs for details.') {
+    super({ message, ref });
+  }
+}
+
+export class ServiceUnavailableError extends TaggedError {
+  readonly _tag = 'ServiceUnavailableError';
+  readonly status = 503;
+  constructor(service: string, message: string) {
+    super({ message, service });
+  }
+}
+
+/** The one error of the interface without a `_tag`: `{name, data: {message, forceRequired}}`. */
+export class ProjectCopyError extends TaggedError {
+  readonly _tag = 'ProjectCopyError';
+  readonly status = 400;
+  constructor(message: string, readonly forceRequired = false) {
+    super({ message });
+  }
+
+  override toBody(): Record<string, unknown> {
+    return { name: this._tag, data: { message: this.message, forceRequired: this.forceRequired } };
+  }
+}
+
+/** API error classes by `_tag`, for code that picks an error from what the spec declares. */
+export const API_ERRORS = {
+  InvalidRequestError,
+  InvalidCursorError,
+  FormInvalidAnswerError,
+  UnauthorizedError,
+  SessionNotFoundError,
+  MessageNotFoundError,
+  QuestionNotFoundError,
+  FormNotFoundError,
+  ShellNotFoundError,
+  SessionBusyError,
+  ConflictError,
+  FormAlreadySettledError,
+  UnknownError,
+  ServiceUnavailableError,
+  ProjectCopyError,
+} as const;
+
+export type ApiErrorTag = keyof typeof API_ERRORS;
+
+// ---- The simulator's own errors: outside the API, so they carry a `Sim` tag and a hint on what to do.
+
+export interface OperationHint {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+export class SimRouteNotFoundError extends TaggedError {
+  readonly _tag = 'SimRouteNotFoundError';
+  readonly status = 404;
+  constructor(method: string, path: string, closest: OperationHint[]) {
+    super({
+      message: `No operation of the interface matches ${method} ${path}`,
+      hint: closest.length
+        ? `Closest operations: ${closest.map((o) => `${o.method} ${o.path}`).join(', ')}`
+        : 'See GET /__sim/operations for every operation',
+      closest,
+    });
+  }
+}
+
+export class SimMethodNotAllowedError extends TaggedError {
+  readonly _tag = 'SimMethodNotAllowedError';
+  readonly status = 405;
+  constructor(method: string, path: string, allowed: OperationHint[]) {
+    super({
+      message: `${method} is not an operation on ${path}`,
+      hint: `Allowed here: ${allowed.map((o) => `${o.method} (${o.operationId})`).join(', ')}`,
+      allowed,
+    });
+    this.headers.allow = allowed.map((o) => o.method).join(', ');
+  }
+}
+
+export class SimPreferenceError extends TaggedError {
+  readonly _tag = 'SimPreferenceError';
+  readonly status = 400;
+  constructor(message: string, hint: string) {
+    super({ message, hint });
+  }
+}
+
+/** The simulator failed where the operation declares no error that could say so. */
+export class SimInternalError extends TaggedError {
+  readonly _tag = 'SimInternalError';
+  readonly status = 500;
+  constructor(ref: string, message: string) {
+    super({ message, ref });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The two ends of an exchange on plain Node types: reading a request into an `Exchange`, and writing an
+ * answer. Kept free of Express so the pipeline can be embedded anywhere and measured without it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface Exchange {
+  id: string;
+  now: number;
+  method: string;
+  pathname: string;
+  searchParams: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  rawBody: Buffer;
+  /** The body was longer than the limit; `rawBody` holds nothing then. */
+  bodyTooLarge: boolean;
+}
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {
+  const url = new URL(req.url ?? '/', 'http://sim.invalid');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    // Keep draining past the limit so the client still gets an answer, but hold nothing more.
+    if (size <= bodyLimit) chunks.push(chunk as Buffer);
+  }
+  return {
+    id,
+    now,
+    method: (req.method ?? 'GET').toUpperCase(),
+    pathname: url.pathname,
+    searchParams: url.searchParams,
+    headers: req.headers,
+    rawBody: size <= bodyLimit ? Buffer.concat(chunks) : Buffer.alloc(0),
+    bodyTooLarge: size > bodyLimit,
+  };
+}
+
+export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string>): void {
+  const headers: Record<string, string> = { ...extraHeaders, ...answer.headers };
+  if (answer.body === undefined || answer.status === 204) {
+    res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+/** CORS as the real server does it: any origin, reflected; preflights answer 204 for a day. */
+export function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = req.headers.origin;
+  if (!origin) return { vary: 'Origin' };
+  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' };
+}
+
+export function preflightHeaders(req: IncomingMessage): Record<string, string> {
+  return {
+    ...corsHeaders(req),
+    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type, authorization, prefer',
+    'access-control-max-age': '86400',
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Turns request violations into the one error the operation declares for bad input (the interface's rule 1:
+ * an operation returns only the errors listed for it). Which error that is comes from the spec, not a table.
+ */
+import {
+  FormInvalidAnswerError,
+  FormNotFoundError,
+  InvalidCursorError,
+  InvalidRequestError,
+  ProjectCopyError,
+  SessionNotFoundError,
+  ShellNotFoundError,
+  type TaggedError,
+} from './errors.js';
+import type { OperationDefinition } from './openapi.js';
+import type { Violation, ViolationPlace } from './request-validation.js';
+
+/** The kinds the real server puts in InvalidRequestError.kind for schema failures. */
+const KIND_BY_PLACE: Record<ViolationPlace, string> = { path: 'Params', query: 'Query', body: 'Payload' };
+
+/**
+ * Where an operation declares no InvalidRequestError, an id that cannot exist is best told as "not found":
+ * that is declared, and it is the truth.
+ */
+const NOT_FOUND_BY_PARAM: Record<string, (value: string) => TaggedError> = {
+  sessionID: (value) => new SessionNotFoundError(value),
+  formID: (value) => new FormNotFoundError(value),
+  id: (value) => new ShellNotFoundError(value),
+};
+
+export function toDeclaredError(operation: OperationDefinition, violations: Violation[], pathParams: Record<string, string>): TaggedError {
+  const first = violations[0];
+  if (!first) throw new Error('toDeclaredError needs at least one violation');
+  const message = violations.map((v) => v.message).join('; ');
+
+  if (operation.inputErrorTag === 'InvalidRequestError') {
+    return new InvalidRequestError(message, KIND_BY_PLACE[first.in], first.field);
+  }
+  if (first.in === 'path' && first.field) {
+    const notFound = NOT_FOUND_BY_PARAM[first.field]?.(pathParams[first.field] ?? '');
+    if (notFound && operation.declaredTags.has(notFound._tag)) return notFound;
+  }
+  switch (operation.inputErrorTag) {
+    case 'InvalidCursorError':
+      return new InvalidCursorError(message);
+    case 'FormInvalidAnswerError':
+      return new FormInvalidAnswerError(pathParams.formID ?? '', message);
+    case 'ProjectCopyError':
+      return new ProjectCopyError(message);
+    default:
+      throw new Error(`${operation.operationId}: no way to report bad input as ${operation.inputErrorTag}`);
+  }
+}

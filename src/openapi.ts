@@ -1,0 +1,271 @@
+/**
+ * Loads the OpenAPI document once and indexes what every request needs: operations by method and path,
+ * compiled validators for parameters, bodies and responses, and which errors each operation declares.
+ * Nothing here runs per request except the compiled validators.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import { cachedJson } from './load-cache.js';
+
+// ajv-formats is CommonJS with `exports.default`; under NodeNext the plugin arrives wrapped once more.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const wrapped = formatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
+const addFormats: FormatsPlugin = wrapped.default ?? wrapped;
+
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/session-agent.openapi.yaml', import.meta.url));
+const SPEC_ID = 'spec';
+const JSON_MEDIA = 'application/json';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+type Json = Record<string, unknown>;
+
+export interface ParameterDefinition {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  deepObject: boolean;
+  schema: Json;
+}
+
+/** Checks a value against one schema; [] means valid. Compiled on first use, then reused. */
+export type Check = (value: unknown) => Diagnostic[];
+
+export interface ResponseDefinition {
+  status: number;
+  /** `_tag` (or ProjectCopyError's `name`) of each error body this status may carry. */
+  tags: string[];
+  hasBody: boolean;
+  exampleNames: string[];
+  check?: Check;
+}
+
+export interface OperationDefinition {
+  operationId: string;
+  method: string;
+  path: string;
+  segments: string[];
+  pathParams: ParameterDefinition[];
+  queryParams: ParameterDefinition[];
+  checkParams: Check;
+  checkQuery: Check;
+  body?: { required: boolean; check: Check };
+  responses: Map<number, ResponseDefinition>;
+  successStatus: number;
+  /** The `_tag` this operation answers for input it cannot accept (rule 1: only a declared one). */
+  inputErrorTag: string;
+  declaredTags: Set<string>;
+  /** Answers carry `{location, data}`. */
+  locationEnvelope: boolean;
+}
+
+export interface SpecIndex {
+  document: Json;
+  /** sha256 of the document text: recordings and journals name the spec they were made against. */
+  hash: string;
+  operations: OperationDefinition[];
+  byId: Map<string, OperationDefinition>;
+}
+
+export interface Diagnostic {
+  /** Where in the instance, as a dotted path (`model.id`); empty for the root. */
+  path: string;
+  message: string;
+}
+
+export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
+  const text = readFileSync(path, 'utf8');
+  const hash = createHash('sha256').update(text).digest('hex');
+  // The YAML parser is only needed when the cache is cold; importing it costs start-up time otherwise.
+  const document = await cachedJson('spec', hash, async () => (await import('yaml')).parse(text) as Json);
+  // verbose: errors carry their schema, so a schema's own `x-error-message` can speak for it.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
+  addFormats(ajv);
+  ajv.addSchema(document, SPEC_ID);
+
+  const operations: OperationDefinition[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const method of METHODS) {
+      const raw = item[method] as Json | undefined;
+      if (raw) operations.push(indexOperation(ajv, document, path, method, raw, item));
+    }
+  }
+  return {
+    document,
+    hash,
+    operations,
+    byId: new Map(operations.map((op) => [op.operationId, op])),
+  };
+}
+
+function indexOperation(ajv: Ajv2020, doc: Json, path: string, method: string, raw: Json, item: Json): OperationDefinition {
+  const pointer = `#/paths/${escapePointer(path)}/${method}`;
+  const rawParams = [...((item.parameters as Json[]) ?? []), ...((raw.parameters as Json[]) ?? [])];
+  const params = rawParams.map((p, i) => {
+    const own = i < ((item.parameters as Json[]) ?? []).length ? `#/paths/${escapePointer(path)}/parameters/${i}` : `${pointer}/parameters/${i - ((item.parameters as Json[]) ?? []).length}`;
+    const { value, at } = follow(doc, p, own);
+    return {
+      name: value.name as string,
+      in: value.in as 'path' | 'query',
+      required: value.required === true,
+      deepObject: value.style === 'deepObject',
+      schema: { $ref: `${SPEC_ID}${at}/schema` },
+    } satisfies ParameterDefinition;
+  });
+  const pathParams = params.filter((p) => p.in === 'path');
+  const queryParams = params.filter((p) => p.in === 'query');
+
+  const responses = new Map<number, ResponseDefinition>();
+  for (const [code, rawResponse] of Object.entries((raw.responses as Json) ?? {})) {
+    const { value, at } = follow(doc, rawResponse as Json, `${pointer}/responses/${code}`);
+    const media = (value.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined;
+    const schemaPointer = `${at}/content/${escapePointer(JSON_MEDIA)}/schema`;
+    responses.set(Number(code), {
+      status: Number(code),
+      tags: media ? errorTags(doc, media.schema as Json) : [],
+      hasBody: media !== undefined,
+      exampleNames: Object.keys((media?.examples as Json) ?? {}),
+      check: media ? lazyCheck(ajv, { $ref: `${SPEC_ID}${schemaPointer}` }) : undefined,
+    });
+  }
+
+  const successStatus = [...responses.keys()].filter((s) => s < 300).sort()[0];
+  if (successStatus === undefined) throw new Error(`${raw.operationId as string}: no success response`);
+  const inputError = responses.get(400)?.tags[0];
+  if (!inputError) throw new Error(`${raw.operationId as string}: declares no 400 error for bad input`);
+  const success = responses.get(successStatus);
+  const successSchema = success?.hasBody ? resolveSchema(doc, `${pointer}/responses/${successStatus}`) : undefined;
+
+  let body: OperationDefinition['body'];
+  if (raw.requestBody) {
+    const { value, at } = follow(doc, raw.requestBody as Json, `${pointer}/requestBody`);
+    body = {
+      required: value.required === true,
+      check: lazyCheck(ajv, { $ref: `${SPEC_ID}${at}/content/${escapePointer(JSON_MEDIA)}/schema` }),
+    };
+  }
+
+  return {
+    operationId: raw.operationId as string,
+    method: method.toUpperCase(),
+    path,
+    segments: path.split('/').slice(1),
+    pathParams,
+    queryParams,
+    checkParams: lazyCheck(ajv, objectSchema(pathParams)),
+    checkQuery: lazyCheck(ajv, objectSchema(queryParams)),
+    body,
+    responses,
+    successStatus,
+    inputErrorTag: inputError,
+    declaredTags: new Set([...responses.values()].flatMap((r) => r.tags)),
+    locationEnvelope: Boolean((successSchema?.properties as Json | undefined)?.location),
+  };
+}
+
+/**
+ * Compiling every validator up front costs a few hundred milliseconds of start-up; compiling each on its
+ * first use spreads that over the first request of each operation and keeps start-up short.
+ */
+function lazyCheck(ajv: Ajv2020, schema: Json): Check {
+  let validate: ValidateFunction | undefined;
+  return (value) => {
+    validate ??= ajv.compile(schema);
+    return validate(value) ? [] : describeErrors(validate.errors);
+  };
+}
+
+function objectSchema(params: ParameterDefinition[]): Json {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+    required: params.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+/** Follows `$ref`s; returns the object and the JSON pointer where it lives. */
+function follow(doc: Json, node: Json, at: string): { value: Json; at: string } {
+  let value = node;
+  let where = at;
+  while (typeof value.$ref === 'string') {
+    where = value.$ref;
+    value = resolvePointer(doc, where);
+  }
+  return { value, at: where };
+}
+
+function resolveSchema(doc: Json, responsePointer: string): Json | undefined {
+  const response = follow(doc, resolvePointer(doc, responsePointer), responsePointer).value;
+  const schema = ((response.content as Json)?.[JSON_MEDIA] as Json | undefined)?.schema as Json | undefined;
+  return schema ? follow(doc, schema, '').value : undefined;
+}
+
+function errorTags(doc: Json, schema: Json): string[] {
+  const resolved = follow(doc, schema, '').value;
+  const variants = (resolved.oneOf ?? resolved.anyOf) as Json[] | undefined;
+  if (variants) return variants.flatMap((v) => errorTags(doc, v));
+  const props = (resolved.properties ?? {}) as Record<string, Json>;
+  const tag = props._tag?.const ?? (props._tag?.enum as unknown[] | undefined)?.[0] ?? props.name?.const;
+  return typeof tag === 'string' ? [tag] : [];
+}
+
+export function resolvePointer(doc: Json, pointer: string): Json {
+  let node: unknown = doc;
+  for (const part of pointer.replace(/^#\/?/, '').split('/')) {
+    if (part === '') continue;
+    node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (node === undefined) throw new Error(`Unresolvable reference ${pointer}`);
+  }
+  return node as Json;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Turns ajv's errors into one sentence each, naming the offending field. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const e of errors ?? []) {
+    // oneOf/anyOf failures repeat each branch's complaints; the summary line alone helps nobody.
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const base = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let path = base.join('.');
+    let message: string;
+    switch (e.keyword) {
+      case 'required':
+        path = [...base, e.params.missingProperty as string].join('.');
+        message = 'is required';
+        break;
+      case 'additionalProperties':
+        path = [...base, e.params.additionalProperty as string].join('.');
+        message = 'is not an allowed field';
+        break;
+      case 'type':
+        message = `must be ${String(e.params.type).replaceAll(',', ' or ')}`;
+        break;
+      case 'enum':
+        message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+        break;
+      case 'const':
+        message = `must be ${JSON.stringify(e.params.allowedValue)}`;
+        break;
+      case 'pattern':
+        message = `must match the pattern ${e.params.pattern as string}`;
+        break;
+      default:
+        message = e.message ?? 'is invalid';
+    }
+    const custom = (e.parentSchema as Json | undefined)?.['x-error-message'];
+    if (typeof custom === 'string' && e.keyword !== 'required' && e.keyword !== 'additionalProperties') message = custom;
+    const key = `${path} ${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ path, message });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+/**
+ * Prism's per-request controls, read from the `Prefer` header (`code=404, example=notFound, dynamic=true`)
+ * and checked against the operation up front, so a typo gets a hint instead of a wrong answer.
+ */
+import { SimPreferenceError } from './errors.js';
+import type { OperationDefinition } from './openapi.js';
+
+export interface Preferences {
+  code?: number;
+  example?: string;
+  dynamic?: boolean;
+}
+
+export function readPreferences(header: string | undefined, operation: OperationDefinition): Preferences {
+  if (!header) return {};
+  const prefs: Preferences = {};
+  for (const part of header.split(/[,;]/)) {
+    const [rawKey, ...rest] = part.split('=');
+    const key = rawKey?.trim().toLowerCase();
+    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    if (key === 'code') prefs.code = parseCode(value, operation);
+    else if (key === 'example') prefs.example = value;
+    else if (key === 'dynamic') prefs.dynamic = parseBoolean(value);
+    // Other preferences (return=minimal, respond-async…) are not the simulator's to interpret.
+  }
+  if (prefs.example !== undefined) checkExample(prefs.example, prefs.code ?? operation.successStatus, operation);
+  return prefs;
+}
+
+function parseCode(value: string, operation: OperationDefinition): number {
+  const code = Number(value);
+  if (!operation.responses.has(code)) {
+    throw new SimPreferenceError(
+      `Prefer: code=${value} is not a status ${operation.operationId} declares`,
+      `Declared statuses: ${[...operation.responses.keys()].join(', ')}`,
+    );
+  }
+  return code;
+}
+
+function parseBoolean(value: string): boolean {
+  if (value === 'true' || value === '') return true;
+  if (value === 'false') return false;
+  throw new SimPreferenceError(`Prefer: dynamic=${value} is not a boolean`, 'Use dynamic=true or dynamic=false');
+}
+
+function checkExample(name: string, code: number, operation: OperationDefinition): void {
+  const names = operation.responses.get(code)?.exampleNames ?? [];
+  if (!names.includes(name)) {
+    throw new SimPreferenceError(
+      `Prefer: example=${name} is not an example of ${operation.operationId} status ${code}`,
+      names.length ? `Examples for status ${code}: ${names.join(', ')}` : `Status ${code} has no examples`,
+    );
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Checks one request against its operation: path parameters, query (including the `location` deepObject),
+ * content type, JSON syntax and body schema, plus the rules a schema cannot say (cursor format, cursor with
+ * order). Collects every violation; choosing the error to answer is `input-errors.ts`'s job.
+ */
+import type { OperationDefinition } from './openapi.js';
+import { checkMessageQuery } from './message-cursor.js';
+
+export type ViolationPlace = 'path' | 'query' | 'body';
+
+export interface Violation {
+  in: ViolationPlace;
+  /** The offending field as the client wrote it: `sessionID`, `location[directory]`, `model.id`. */
+  field?: string;
+  message: string;
+}
+
+export interface RequestParts {
+  pathParams: Record<string, string>;
+  searchParams: URLSearchParams;
+  contentType: string | undefined;
+  rawBody: Buffer;
+}
+
+export interface ValidatedRequest {
+  query: Record<string, unknown>;
+  body: unknown;
+  violations: Violation[];
+}
+
+/** Operation-specific rules that JSON Schema cannot express, keyed by operationId. */
+const EXTRA_QUERY_RULES: Record<string, (query: Record<string, unknown>) => Violation[]> = {
+  'v2.session.messages': checkMessageQuery,
+};
+
+export function validateRequest(operation: OperationDefinition, parts: RequestParts): ValidatedRequest {
+  const violations: Violation[] = [];
+
+  for (const d of operation.checkParams(parts.pathParams)) {
+    const field = d.path.split('.')[0] || undefined;
+    violations.push({ in: 'path', field, message: `Path parameter "${field}" ${d.message}, got ${JSON.stringify(parts.pathParams[field ?? ''])}` });
+  }
+
+  const { query, violations: queryShape } = readQuery(operation, parts.searchParams);
+  violations.push(...queryShape);
+  if (queryShape.length === 0) {
+    for (const d of operation.checkQuery(query)) {
+      const field = wireName(d.path);
+      violations.push({ in: 'query', field, message: `Query parameter "${field}" ${d.message}` });
+    }
+  }
+  if (violations.every((v) => v.in !== 'query')) violations.push(...(EXTRA_QUERY_RULES[operation.operationId]?.(query) ?? []));
+
+  const { body, violations: bodyViolations } = readBody(operation, parts);
+  violations.push(...bodyViolations);
+  return { query, body, violations };
+}
+
+/** `location.directory` → `location[directory]`: name query fields the way they travel in the URL. */
+function wireName(path: string): string {
+  const [head, ...rest] = path.split('.');
+  return head + rest.map((r) => `[${r}]`).join('');
+}
+
+function readQuery(operation: OperationDefinition, params: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] } {
+  const query: Record<string, unknown> = {};
+  const violations: Violation[] = [];
+  for (const param of operation.queryParams) {
+    if (param.deepObject) {
+      const prefix = `${param.name}[`;
+      const object: Record<string, string> = {};
+      let found = false;
+      for (const [key, value] of params) {
+        if (key === param.name) {
+          violations.push({ in: 'query', field: key, message: `Query parameter "${key}" must be sent as an object, e.g. ${key}[directory]=/path` });
+        } else if (key.startsWith(prefix) && key.endsWith(']')) {
+          const prop = key.slice(prefix.length, -1);
+          if (prop in object) violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
+          object[prop] = value;
+          found = true;
+        }
+      }
+      if (found) query[param.name] = object;
+    } else {
+      const values = params.getAll(param.name);
+      if (values.length > 1) violations.push({ in: 'query', field: param.name, message: `Query parameter "${param.name}" is given more than once` });
+      if (values.length > 0) query[param.name] = values[0];
+    }
+  }
+  return { query, violations };
+}
+
+function readBody(operation: OperationDefinition, parts: RequestParts): { body: unknown; violations: Violation[] } {
+  const spec = operation.body;
+  const empty = parts.rawBody.length === 0;
+  if (!spec) return { body: undefined, violations: [] };
+  if (empty) {
+    return spec.required
+      ? { body: undefined, violations: [{ in: 'body', message: 'Request body is required: send a JSON object with Content-Type: application/json' }] }
+      : { body: undefined, violations: [] };
+  }
+  const mediaType = parts.contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
+    return {
+      body: undefined,
+      violations: [{ in: 'body', message: `Unsupported content type ${JSON.stringify(parts.contentType ?? '(none)')}: send the body as JSON with Content-Type: application/json` }],
+    };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(parts.rawBody.toString('utf8'));
+  } catch (error) {
+    return { body: undefined, violations: [{ in: 'body', message: `Malformed JSON body: ${(error as Error).message}` }] };
+  }
+  const violations = spec.check(body).map((d): Violation => ({
+    in: 'body',
+    field: d.path || undefined,
+    message: d.path ? `Body field "${d.path}" ${d.message}` : `Body ${d.message}`,
+  }));
+  return { body, violations };
+}

@@ -1,0 +1,52 @@
+/**
+ * Who may answer an accepted request. The pipeline asks each responder in turn; a responder that has
+ * nothing to say returns undefined and the next one is asked. Later layers (scenarios, recordings, the
+ * upstream) plug in here ahead of the schema-driven fallback, which always answers.
+ */
+import { echoRequest } from './echo-request.js';
+import type { Fallback } from './fallback.js';
+import type { Answer, Exchange } from './http-io.js';
+import type { ProjectContext } from './location.js';
+import type { OperationDefinition } from './openapi.js';
+import type { Preferences } from './preferences.js';
+
+export interface AcceptedRequest {
+  exchange: Exchange;
+  operation: OperationDefinition;
+  pathParams: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  preferences: Preferences;
+}
+
+export interface Responder {
+  /** Names the layer in the journal and the `x-sim-layer` header. */
+  readonly name: string;
+  respond(request: AcceptedRequest): Promise<Answer | undefined>;
+}
+
+export function fallbackResponder(fallback: Fallback, project: ProjectContext): Responder {
+  return {
+    name: 'fallback',
+    async respond(request) {
+      const { status, body } = await fallback.answer({
+        operation: request.operation,
+        method: request.exchange.method,
+        path: request.exchange.pathname,
+        query: request.query,
+        body: request.body,
+        preferences: request.preferences,
+      });
+      return {
+        status,
+        body: echoRequest(body, {
+          project,
+          locationEnvelope: request.operation.locationEnvelope,
+          pathParams: request.pathParams,
+          query: request.query,
+          body: request.body,
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Starts the simulator on a socket: for the CLI, and for tests that want a real port in-process.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type SimApp } from './app.js';
+import type { SimOptions } from './config.js';
+
+export interface RunningSimulator {
+  url: string;
+  port: number;
+  app: SimApp;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: SimOptions = {}): Promise<RunningSimulator> {
+  const app = await createApp(options);
+  const { host, port } = app.sim.config;
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const actual = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${actual}`,
+    port: actual,
+    app,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

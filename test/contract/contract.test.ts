@@ -1,0 +1,137 @@
+/**
+ * Every answer of every operation, checked against the spec with an independent ajv validator: a valid
+ * request, each declared status forced with `Prefer: code=…`, and a matrix of bad input. Only declared
+ * statuses and `_tag`s may come back, and never a 5xx for a client's mistake.
+ */
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type SimApp } from '../../src/app.js';
+import { declaredStatuses, declaredTag, operation, operations, specProblems } from '../support/spec-validator.js';
+import { url, validRequests, type SampleRequest } from '../support/requests.js';
+
+let app: SimApp;
+beforeAll(async () => {
+  app = await createApp({ log: () => {} });
+});
+
+function send(sample: SampleRequest, options: { query?: string; body?: unknown; rawBody?: string; contentType?: string; prefer?: string } = {}) {
+  let req = request(app)[sample.method.toLowerCase() as 'get'](url(sample, options.query));
+  if (options.prefer) req = req.set('Prefer', options.prefer);
+  if (options.rawBody !== undefined) return req.set('Content-Type', options.contentType ?? 'application/json').send(options.rawBody);
+  const body = 'body' in options ? options.body : sample.body;
+  return body === undefined ? req : req.set('Content-Type', 'application/json').send(JSON.stringify(body));
+}
+
+function expectSpecValid(operationId: string, res: request.Response): void {
+  const body = res.status === 204 ? undefined : res.body;
+  expect(specProblems(operationId, res.status, body, res.headers['content-type']), `${operationId} ${res.status} ${res.text}`).toEqual([]);
+  expect(res.headers['x-sim-violations']).toBeUndefined();
+}
+
+function expectDeclaredError(operationId: string, res: request.Response): void {
+  expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+  expect(res.status, res.text).toBeLessThan(500);
+  expectSpecValid(operationId, res);
+  const tag = res.body._tag ?? res.body.name;
+  expect(tag).toBe(declaredTag(operationId, res.status));
+}
+
+it('covers the 23 operations of the interface', () => {
+  expect(operations).toHaveLength(23);
+  expect(Object.keys(validRequests).sort()).toEqual(operations.map((o) => o.operationId).sort());
+});
+
+describe.each(operations.map((o) => o.operationId))('%s', (operationId) => {
+  const sample = validRequests[operationId] as SampleRequest;
+  const op = operation(operationId);
+  const hasBody = Boolean(op.raw.requestBody);
+  const requiredBody = Boolean(op.raw.requestBody?.required);
+
+  it('answers a valid request with its declared success', async () => {
+    const res = await send(sample);
+    expect(res.status).toBeLessThan(300);
+    expectSpecValid(operationId, res);
+  });
+
+  it.each(declaredStatuses(operationId))('answers Prefer: code=%i with a valid body of that status', async (status) => {
+    const res = await send(sample, { prefer: `code=${status}` });
+    expect(res.status).toBe(status);
+    expectSpecValid(operationId, res);
+    if (status >= 400) expect(res.body._tag ?? res.body.name).toBe(declaredTag(operationId, status));
+  });
+
+  it('answers Prefer: dynamic=true with a generated, valid body', async () => {
+    const res = await send(sample, { prefer: 'dynamic=true' });
+    expect(res.status).toBeLessThan(300);
+    expectSpecValid(operationId, res);
+  });
+
+  it.runIf(hasBody)('answers malformed JSON with a declared error', async () => {
+    expectDeclaredError(operationId, await send(sample, { rawBody: '{"oops": ' }));
+  });
+
+  it.runIf(hasBody)('answers a non-JSON content type with a declared error', async () => {
+    expectDeclaredError(operationId, await send(sample, { rawBody: 'a=b', contentType: 'application/x-www-form-urlencoded' }));
+  });
+
+  it.runIf(hasBody)('answers a body that is not an object with a declared error', async () => {
+    expectDeclaredError(operationId, await send(sample, { body: [1, 2] }));
+  });
+
+  it.runIf(requiredBody)('answers a missing body with a declared error', async () => {
+    expectDeclaredError(operationId, await send(sample, { body: undefined }));
+  });
+
+  const requiredFields: string[] = (() => {
+    const schema = op.raw.requestBody?.content?.['application/json']?.schema;
+    return schema?.required ?? [];
+  })();
+  it.runIf(requiredFields.length > 0)('answers a body missing its required fields with a declared error naming one', async () => {
+    const res = await send(sample, { body: {} });
+    expectDeclaredError(operationId, res);
+    expect(JSON.stringify(res.body)).toContain(requiredFields[0]);
+  });
+
+  const patterned = (op.raw.parameters ?? []).filter((p: { in: string; schema?: { pattern?: string } }) => p.in === 'path' && p.schema?.pattern);
+  it.runIf(patterned.length > 0)('answers a path id of the wrong pattern with a declared error', async () => {
+    for (const param of patterned) {
+      const segments = sample.path.split('/');
+      segments[op.path.split('/').indexOf(`{${param.name}}`)] = 'bad-id';
+      const res = await send({ ...sample, path: segments.join('/') });
+      expectDeclaredError(operationId, res);
+      expect(JSON.stringify(res.body)).toContain('bad-id');
+    }
+  });
+
+  const takesLocation = (op.raw.parameters ?? []).some((p: { $ref?: string }) => p.$ref?.endsWith('/Location'));
+  it.runIf(takesLocation)('answers an unknown location key and a flat location with declared errors', async () => {
+    expectDeclaredError(operationId, await send(sample, { query: 'location[colour]=blue' }));
+    expectDeclaredError(operationId, await send(sample, { query: 'location=/tmp' }));
+  });
+});
+
+describe('v2.session.messages query rules', () => {
+  const sample = validRequests['v2.session.messages'] as SampleRequest;
+  const cursor = Buffer.from(JSON.stringify({ id: 'msg_203a52106001tZWYWeFGLbY095', order: 'desc', direction: 'next' })).toString('base64url');
+
+  it.each([
+    ['cursor combined with order', `cursor=${cursor}&order=asc`, 'Cursor cannot be combined with order'],
+    ['garbage cursor', 'cursor=garbage!!', 'Invalid cursor'],
+    ['undecodable cursor', 'cursor=Zm9vYmFy', 'Invalid cursor'],
+    ['limit over 200', 'limit=1000', 'limit'],
+    ['limit zero', 'limit=0', 'limit'],
+    ['limit not a number', 'limit=abc', 'limit'],
+    ['order unknown', 'order=sideways', 'order'],
+  ])('answers %s with InvalidCursorError', async (_name, query, text) => {
+    const res = await request(app).get(`${sample.path}?${query}`);
+    expectDeclaredError('v2.session.messages', res);
+    expect(res.body._tag).toBe('InvalidCursorError');
+    expect(res.body.message).toContain(text);
+  });
+
+  it('accepts a well-formed cursor', async () => {
+    const res = await request(app).get(`${sample.path}?cursor=${cursor}`);
+    expect(res.status).toBe(200);
+    expectSpecValid('v2.session.messages', res);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * An answer checker for tests, built straight from the spec file with ajv (JSON Schema 2020-12) and
+ * sharing no code with the simulator's own checker, so the contract test does not grade its own homework.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import { parse } from 'yaml';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
+const addFormats = plugin.default ?? plugin;
+
+export const SPEC_FILE = new URL('../../spec/session-agent.openapi.yaml', import.meta.url);
+export const spec: Json = parse(readFileSync(SPEC_FILE, 'utf8'));
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(spec, 'doc');
+
+export interface SpecOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  raw: Json;
+}
+
+export const operations: SpecOperation[] = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
+  Object.entries(item as Json)
+    .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+    .map(([method, raw]) => ({ operationId: (raw as Json).operationId as string, method: method.toUpperCase(), path, raw: raw as Json })),
+);
+
+export function operation(operationId: string): SpecOperation {
+  const op = operations.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId}`);
+  return op;
+}
+
+function deref(node: Json): { node: Json; pointer?: string } {
+  let pointer: string | undefined;
+  while (node && typeof node.$ref === 'string') {
+    pointer = node.$ref as string;
+    node = pointer.slice(2).split('/').reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+  }
+  return { node, pointer };
+}
+
+export function declaredStatuses(operationId: string): number[] {
+  return Object.keys(operation(operationId).raw.responses).map(Number);
+}
+
+/** The `_tag` (or `name` for ProjectCopyError) an error status of this operation carries. */
+export function declaredTag(operationId: string, status: number): string | undefined {
+  const response = deref(operation(operationId).raw.responses[String(status)]).node;
+  const schema = deref(response.content?.['application/json']?.schema ?? {}).node;
+  return schema.properties?._tag?.const ?? schema.properties?._tag?.enum?.[0] ?? schema.properties?.name?.const;
+}
+
+export function exampleNames(operationId: string, status: number): string[] {
+  const response = deref(operation(operationId).raw.responses[String(status)]).node;
+  return Object.keys(response.content?.['application/json']?.examples ?? {});
+}
+
+/** Every problem with an answer, or [] when status and body are what the spec declares. */
+export function specProblems(operationId: string, status: number, body: unknown, contentType?: string): string[] {
+  const op = operation(operationId);
+  const rawResponse = op.raw.responses[String(status)];
+  if (!rawResponse) return [`undeclared status ${status} (declared: ${Object.keys(op.raw.responses).join(', ')})`];
+  const { node: response, pointer } = deref(rawResponse);
+  const media = response.content?.['application/json'];
+  if (!media) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : ['body where none is declared'];
+  if (!contentType?.startsWith('application/json')) return [`content-type ${contentType ?? '(none)'} is not JSON`];
+  const base = pointer ?? `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method.toLowerCase()}/responses/${status}`;
+  const validate = ajv.getSchema(`doc${base}/content/application~1json/schema`) ?? ajv.compile({ $ref: `doc${base}/content/application~1json/schema` });
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
