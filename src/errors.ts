@@ -54,6 +54,7 @@ export class UnauthorizedError extends TaggedError {
   readonly status = 401;
   constructor(message = 'Authentication required') {
     super({ message });
+    this.headers['www-authenticate'] = 'Basic realm="Secure Area"';
   }
 }
 

@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
+import type * as PrismCore from '@stoplight/prism-core';
+import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { IHttpConfig, IHttpRequest } from '@stoplight/prism-http';
-import type { IHttpOperation } from '@stoplight/types';
 import { cachedJson } from './load-cache.js';
 import type { OperationDefinition, SpecIndex } from './openapi.js';
 import type { Preferences } from './preferences.js';
@@ -37,7 +38,7 @@ type PrismParts = {
   createInstance: PrismHttp['createInstance'];
   getHttpOperationsFromSpec: () => PrismHttp['getHttpOperationsFromSpec'];
 };
-type PrismHttp = typeof import('@stoplight/prism-http');
+type PrismHttp = typeof PrismHttpModule;
 
 let prismParts: PrismParts | undefined;
 
@@ -49,7 +50,8 @@ let prismParts: PrismParts | undefined;
  */
 function loadPrism(): PrismParts {
   if (prismParts) return prismParts;
-  const require = createRequire(import.meta.url);
+  // Resolve Prism's parts from Prism's own package, so its dependencies are found wherever npm put them.
+  const require = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-http'));
   const loader = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
   const original = loader._load;
   loader._load = function (request, parent, isMain) {
@@ -65,10 +67,10 @@ function loadPrism(): PrismParts {
     };
   };
   try {
-    const { factory } = require('@stoplight/prism-core') as typeof import('@stoplight/prism-core');
-    const mock = (require('@stoplight/prism-http/dist/mocker') as { default: unknown }).default;
-    const route = (require('@stoplight/prism-http/dist/router') as { default: unknown }).default;
-    const validator = require('@stoplight/prism-http/dist/validator') as Record<string, unknown>;
+    const { factory } = require('@stoplight/prism-core') as typeof PrismCore;
+    const mock = (require('./mocker') as { default: unknown }).default;
+    const route = (require('./router') as { default: unknown }).default;
+    const validator = require('./validator') as Record<string, unknown>;
     const createInstance = ((config: IHttpConfig, components: object) =>
       factory(config, {
         route,
@@ -82,7 +84,7 @@ function loadPrism(): PrismParts {
         ...components,
       } as never)) as PrismHttp['createInstance'];
     const getHttpOperationsFromSpec = () =>
-      (require('@stoplight/prism-http/dist/utils/operations') as Pick<PrismHttp, 'getHttpOperationsFromSpec'>).getHttpOperationsFromSpec;
+      (require('./utils/operations') as Pick<PrismHttp, 'getHttpOperationsFromSpec'>).getHttpOperationsFromSpec;
     prismParts = { createInstance, getHttpOperationsFromSpec };
   } finally {
     loader._load = original;
@@ -110,7 +112,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         headers: {},
         body: request.body,
       };
-      const result = await prism.request(input, [resource as IHttpOperation], config)();
+      const result = await prism.request(input, [resource], config)();
       if (result._tag === 'Left') throw new FallbackFailure(result.left.message);
       const { statusCode, body } = result.right.output;
       return { status: statusCode, body: body === '' ? undefined : body };

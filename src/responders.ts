@@ -25,6 +25,9 @@ export interface Responder {
   respond(request: AcceptedRequest): Promise<Answer | undefined>;
 }
 
+/** The real server's challenge on 401 (it speaks HTTP Basic when a password is set). */
+export const BASIC_CHALLENGE = 'Basic realm="Secure Area"';
+
 export function fallbackResponder(fallback: Fallback, project: ProjectContext): Responder {
   return {
     name: 'fallback',
@@ -39,6 +42,7 @@ export function fallbackResponder(fallback: Fallback, project: ProjectContext): 
       });
       return {
         status,
+        headers: status === 401 ? { 'www-authenticate': BASIC_CHALLENGE } : undefined,
         body: echoRequest(body, {
           project,
           locationEnvelope: request.operation.locationEnvelope,

@@ -1,0 +1,52 @@
+import { createServer } from 'node:http';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createPipeline } from '../../src/app.js';
+import { createClock } from '../../src/clock.js';
+import { resolveConfig } from '../../src/config.js';
+import { createJournal } from '../../src/journal.js';
+import { loadSpec } from '../../src/openapi.js';
+import { SES } from '../support/requests.js';
+
+async function pipelineWithBrokenResponder() {
+  const logged: string[] = [];
+  const handler = createPipeline({
+    config: resolveConfig({ log: (line) => logged.push(line) }),
+    spec: await loadSpec(),
+    clock: createClock(),
+    journal: createJournal(),
+    responders: [
+      {
+        name: 'broken',
+        respond: () => Promise.reject(new Error('kaboom in a responder')),
+      },
+    ],
+  });
+  return { server: createServer((req, res) => void handler(req, res)), logged };
+}
+
+describe('unexpected failures', () => {
+  it('answer UnknownError with a ref where the operation declares it, and log the stack', async () => {
+    const { server, logged } = await pipelineWithBrokenResponder();
+    const res = await request(server).get(`/api/session/${SES}/message`);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ _tag: 'UnknownError', message: expect.any(String), ref: expect.stringMatching(/^err_[0-9a-f]{8}$/) });
+    expect(res.text).not.toContain('kaboom');
+    expect(logged.join('\n')).toContain(res.body.ref);
+    expect(logged.join('\n')).toContain('kaboom in a responder');
+  });
+
+  it('answer SimInternalError where the operation declares no UnknownError', async () => {
+    const { server } = await pipelineWithBrokenResponder();
+    const res = await request(server).get('/api/plugin');
+    expect(res.status).toBe(500);
+    expect(res.body._tag).toBe('SimInternalError');
+    expect(res.text).not.toMatch(/kaboom|at .*\.ts/);
+  });
+
+  it('runs on plain node:http without Express', async () => {
+    const { server } = await pipelineWithBrokenResponder();
+    const res = await request(server).get('/api/nope');
+    expect(res.body._tag).toBe('SimRouteNotFoundError');
+  });
+});

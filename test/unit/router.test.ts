@@ -1,0 +1,36 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec, type SpecIndex } from '../../src/openapi.js';
+import { findOperation } from '../../src/router.js';
+
+let spec: SpecIndex;
+beforeAll(async () => {
+  spec = await loadSpec();
+});
+
+describe('findOperation', () => {
+  it('finds an operation and decodes its path parameters', () => {
+    const found = findOperation(spec, 'DELETE', '/api/session/ses_1/instructions/entries/docs%2FAGENTS.md');
+    expect(found).toMatchObject({ kind: 'found', operation: { operationId: 'v2.session.instructions.entry.remove' }, params: { sessionID: 'ses_1', key: 'docs/AGENTS.md' } });
+  });
+
+  it('prefers a literal segment over a parameter', () => {
+    expect(findOperation(spec, 'GET', '/api/integration/attempt/con_1')).toMatchObject({ operation: { operationId: 'v2.integration.attempt.status' } });
+  });
+
+  it('tells a wrong method apart from an unknown path', () => {
+    expect(findOperation(spec, 'GET', '/api/shell/sh_1/timeout')).toEqual({
+      kind: 'method-not-allowed',
+      allowed: [{ operationId: 'v2.shell.timeout', method: 'PATCH', path: '/api/shell/{id}/timeout' }],
+    });
+  });
+
+  it('suggests the operation a typo was aiming at', () => {
+    const result = findOperation(spec, 'GET', '/api/plugins');
+    expect(result.kind).toBe('not-found');
+    if (result.kind === 'not-found') expect(result.closest[0]?.operationId).toBe('v2.plugin.list');
+  });
+
+  it('does not match an empty parameter segment', () => {
+    expect(findOperation(spec, 'GET', '/api/shell/').kind).toBe('not-found');
+  });
+});
