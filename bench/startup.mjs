@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../bin/session-agent-sim.js', import.meta.url));
+const bin = fileURLToPath(new URL(process.env.SIM_BIN ?? '../bin/session-agent-sim.js', import.meta.url));
 const runs = Number(process.argv[2] ?? 5);
 const port = 4790;
 

@@ -2,7 +2,9 @@
  * Every setting of the simulator in one validated shape. A bad value stops start-up with a sentence
  * naming the setting; nothing runs half-configured.
  */
-import { DEFAULT_SPEC_PATH } from './openapi.js';
+import { fileURLToPath } from 'node:url';
+
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/session-agent.openapi.yaml', import.meta.url));
 
 export interface SimOptions {
   /** Listen port for the CLI; 0 picks a free one. */

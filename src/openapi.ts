@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
+import { DEFAULT_SPEC_PATH } from './config.js';
 import { cachedJson } from './load-cache.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the plugin arrives wrapped once more.
@@ -15,7 +15,6 @@ type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 const wrapped = formatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
 const addFormats: FormatsPlugin = wrapped.default ?? wrapped;
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/session-agent.openapi.yaml', import.meta.url));
 const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
