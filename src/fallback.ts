@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinition, SpecIndex } from './openapi.js';
 import type { Preferences } from './preferences.js';
-import { mock, registerSpec, type MockResult } from './prism-mocker.js';
+import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
 
 export interface FallbackRequest {
   operation: OperationDefinition;
@@ -23,9 +23,10 @@ export interface Fallback {
 export async function createFallback(spec: SpecIndex, options: { dynamic: boolean; seed: string }): Promise<Fallback> {
   // Prism dereferences and bundles the document in place; structuredClone keeps our copy untouched.
   await registerSpec(spec.hash, () => structuredClone(spec.document));
+  const examples = new Map<string, Promise<MockResult>>();
   return {
-    answer: (request) =>
-      mock({
+    async answer(request) {
+      const base: MockRequest = {
         specHash: spec.hash,
         operationId: request.operation.operationId,
         method: request.method,
@@ -35,9 +36,32 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         seed: requestSeed(options.seed, request),
         code: request.preferences.code,
         exampleKey: request.preferences.example,
-      }),
+      };
+      if (!base.dynamic) {
+        // An example answer depends only on operation, status and example name: ask Prism once, then reuse it.
+        const key = `${base.operationId} ${base.code ?? ''} ${base.exampleKey ?? ''}`;
+        let answer = examples.get(key);
+        if (!answer) {
+          answer = mock(base);
+          examples.set(key, answer);
+          answer.catch(() => examples.delete(key));
+        }
+        return answer;
+      }
+      for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
+        try {
+          return await mock(draw === 0 ? base : { ...base, seed: `${base.seed}:${draw}` });
+        } catch {
+          // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
+        }
+      }
+      return mock({ ...base, dynamic: false }); // the example: a believable answer beats an error
+    },
   };
 }
+
+/** How many seeded draws a generated body gets before the example stands in. */
+const GENERATION_DRAWS = 3;
 
 /** Same seed and same request give the same generated body, whatever came before. */
 function requestSeed(seed: string, request: FallbackRequest): string {

@@ -74,6 +74,9 @@ export function loadPrism(): PrismParts {
       },
       logger: silent,
     };
+    // Draw values from a schema's `examples` when it has them: generated bodies then read like real data
+    // (ids, paths, model names) instead of lorem ipsum, and stay valid since examples are.
+    (require('json-schema-faker') as { JSONSchemaFaker: { option(options: object): void } }).JSONSchemaFaker.option({ useExamplesValue: true });
     prism = {
       instance: factory(config(false, 'unused'), components as never) as PrismInstance,
       getHttpOperationsFromSpec: () =>
