@@ -1,16 +1,26 @@
 /**
  * Makes a canned answer talk about the request that was sent: the `location` envelope names the asked-for
- * directory, and an error names the session, form, shell or message from the path or body instead of the
- * example's. A frontend showing "Session not found: ses_x" should show the id it asked for.
+ * directory, an error names the session, form, shell or message from the path or body instead of the
+ * example's, and a record fetched by id carries that id. A frontend showing "Session not found: ses_x"
+ * should show the id it asked for.
  */
 import { resolveLocation, type ProjectContext } from './location.js';
 
+type IdentitySource = [field: string, from: (params: Record<string, string>, body: Record<string, unknown>) => unknown];
+
 /** Error body field ← where the request carries that identity. */
-const IDENTITY_SOURCES: Array<[field: string, from: (params: Record<string, string>, body: Record<string, unknown>) => unknown]> = [
+const ERROR_IDENTITY: IdentitySource[] = [
   ['sessionID', (p) => p.sessionID],
   ['requestID', (p) => p.requestID],
   ['messageID', (_, b) => b.messageID],
   ['id', (p) => p.formID ?? p.id],
+];
+
+/** Field of a success body's `data` record ← where the request carries that identity. */
+const DATA_IDENTITY: IdentitySource[] = [
+  ['sessionID', (p) => p.sessionID],
+  ['messageID', (_, b) => b.messageID],
+  ['id', (p) => p.id],
 ];
 
 export interface EchoContext {
@@ -25,18 +35,22 @@ export function echoRequest(answerBody: unknown, context: EchoContext): unknown 
   if (!isObject(answerBody)) return answerBody;
   const out: Record<string, unknown> = { ...answerBody };
   if (context.locationEnvelope && 'location' in out) out.location = resolveLocation(context.project, context.query.location);
-  if (typeof out._tag === 'string') {
-    const requestBody = isObject(context.body) ? context.body : {};
-    for (const [field, from] of IDENTITY_SOURCES) {
-      const value = from(context.pathParams, requestBody);
-      const old = out[field];
-      if (typeof value === 'string' && typeof old === 'string' && value !== old) {
-        out[field] = value;
-        if (typeof out.message === 'string') out.message = out.message.split(old).join(value);
-      }
+  const requestBody = isObject(context.body) ? context.body : {};
+  if (typeof out._tag === 'string') return replaceIdentity(out, ERROR_IDENTITY, context.pathParams, requestBody);
+  if (isObject(out.data)) out.data = replaceIdentity({ ...out.data }, DATA_IDENTITY, context.pathParams, requestBody);
+  return out;
+}
+
+function replaceIdentity(record: Record<string, unknown>, sources: IdentitySource[], params: Record<string, string>, body: Record<string, unknown>): Record<string, unknown> {
+  for (const [field, from] of sources) {
+    const value = from(params, body);
+    const old = record[field];
+    if (typeof value === 'string' && typeof old === 'string' && value !== old) {
+      record[field] = value;
+      if (typeof record.message === 'string') record.message = record.message.split(old).join(value);
     }
   }
-  return out;
+  return record;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

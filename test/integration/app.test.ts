@@ -173,3 +173,15 @@ describe('control plane', () => {
     ]);
   });
 });
+
+describe('records fetched by id', () => {
+  it('carry the id that was asked for', async () => {
+    const res = await request(app).get('/api/shell/sh_203a7d1f3001Zz9Yy8Xx7Ww6Vv');
+    expect(res.body.data.id).toBe('sh_203a7d1f3001Zz9Yy8Xx7Ww6Vv');
+  });
+
+  it('name the staged message', async () => {
+    const res = await request(app).post('/api/session/ses_abc/revert/stage').send({ messageID: 'msg_mine' });
+    expect(res.body.data.messageID).toBe('msg_mine');
+  });
+});
