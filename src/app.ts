@@ -114,7 +114,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
 }
 
 function route(spec: SpecIndex, exchange: Exchange): { operation: OperationDefinition; params: Record<string, string> } {
-  const found = findOperation(spec, exchange.method, exchange.pathname);
+  const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
   if (found.kind === 'found') return found;
   if (found.kind === 'method-not-allowed') throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
   throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);

@@ -56,7 +56,8 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),
   });
-  res.end(text);
+  // HEAD gets the headers GET would get, and no body.
+  res.end(res.req.method === 'HEAD' ? undefined : text);
 }
 
 /** CORS as the real server does it: any origin, reflected; preflights answer 204 for a day. */

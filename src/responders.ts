@@ -34,7 +34,7 @@ export function fallbackResponder(fallback: Fallback, project: ProjectContext): 
     async respond(request) {
       const { status, body } = await fallback.answer({
         operation: request.operation,
-        method: request.exchange.method,
+        method: request.operation.method,
         path: request.exchange.pathname,
         query: request.query,
         body: request.body,

@@ -185,3 +185,14 @@ describe('records fetched by id', () => {
     expect(res.body.data.messageID).toBe('msg_mine');
   });
 });
+
+describe('HEAD', () => {
+  it('answers like GET without a body', async () => {
+    const fresh = await createApp({ log: () => {} }); // nothing cached from an earlier GET
+    const res = await request(fresh).head('/api/plugin');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
+    expect(res.text ?? '').toBe('');
+  });
+});
