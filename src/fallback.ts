@@ -33,7 +33,6 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         path: request.path,
         body: request.body,
         dynamic: request.preferences.dynamic ?? options.dynamic,
-        seed: requestSeed(options.seed, request),
         code: request.preferences.code,
         exampleKey: request.preferences.example,
       };
@@ -48,9 +47,10 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         }
         return answer;
       }
+      const seed = requestSeed(options.seed, request);
       for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
         try {
-          return await mock(draw === 0 ? base : { ...base, seed: `${base.seed}:${draw}` });
+          return await mock({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
         } catch {
           // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
         }

@@ -19,8 +19,8 @@ export interface MockRequest {
   path: string;
   body: unknown;
   dynamic: boolean;
-  /** Seeds json-schema-faker for this one answer. */
-  seed: string;
+  /** Seeds json-schema-faker for this one answer (dynamic only). */
+  seed?: string;
   code?: number;
   exampleKey?: string;
 }
@@ -78,7 +78,7 @@ export function loadPrism(): PrismParts {
     // (ids, paths, model names) instead of lorem ipsum, and stay valid since examples are.
     (require('json-schema-faker') as { JSONSchemaFaker: { option(options: object): void } }).JSONSchemaFaker.option({ useExamplesValue: true });
     prism = {
-      instance: factory(config(false, 'unused'), components as never) as PrismInstance,
+      instance: factory(config(false, undefined), components as never) as PrismInstance,
       getHttpOperationsFromSpec: () =>
         (require('./utils/operations') as Pick<PrismHttp, 'getHttpOperationsFromSpec'>).getHttpOperationsFromSpec,
     };
@@ -113,7 +113,7 @@ export async function mock(request: MockRequest): Promise<MockResult> {
   return { status: statusCode, body: body === '' ? undefined : body };
 }
 
-function config(dynamic: boolean, seed: string): IHttpConfig {
+function config(dynamic: boolean, seed: string | undefined): IHttpConfig {
   return {
     checkSecurity: false,
     validateRequest: false,
