@@ -22,6 +22,8 @@ import { readPreferences } from './preferences.js';
 import { validateRequest } from './request-validation.js';
 import { fallbackResponder, type AcceptedRequest, type Responder } from './responders.js';
 import { findOperation } from './router.js';
+import { createScenarioHost, type ScenarioHost } from './scenarios/scenario-host.js';
+import { scenarioResponder } from './scenarios/scenario-responder.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -29,6 +31,7 @@ export interface PipelineDeps {
   clock: Clock;
   journal: Journal;
   responders: Responder[];
+  scenarios?: ScenarioHost;
 }
 
 export interface SimApp extends Express {
@@ -39,12 +42,16 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const config = resolveConfig(options);
   const spec = await loadSpec(config.specPath);
   const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
+  const clock = createClock({ realTime: config.realTime });
+  const project = projectContext(config.projectDir, config.projectId);
+  const scenarios = config.scenario === undefined ? undefined : createScenarioHost(spec, clock, config.scenario);
   const deps: PipelineDeps = {
     config,
     spec,
-    clock: createClock({ realTime: config.realTime }),
+    clock,
     journal: createJournal(),
-    responders: [fallbackResponder(fallback, projectContext(config.projectDir, config.projectId))],
+    responders: [...(scenarios ? [scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
+    scenarios,
   };
   const app = express() as SimApp;
   app.disable('x-powered-by');
@@ -108,6 +115,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     }
     // 8. Send.
     const headers: Record<string, string> = { ...corsHeaders(req), 'x-sim-layer': layer, 'x-sim-request-id': exchange.id };
+    if (operation) headers['x-sim-operation'] = operation.operationId;
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
     if (!res.headersSent) writeAnswer(res, answer, headers);
   };

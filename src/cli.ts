@@ -3,15 +3,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, DEFAULTS, type SimOptions } from './config.js';
+import { SimScenarioNotFoundError } from './errors.js';
+import { loadSpec } from './openapi.js';
+import { ScenarioError } from './scenarios/definition.js';
+import { loadScenarioFile } from './scenarios/load-scenario.js';
+import { SCENARIOS_DIR } from './scenarios/scenario-host.js';
 import { startServer } from './server.js';
 
 const USAGE = `Usage: session-agent-sim <command> [options]
 
 Commands:
-  mock            Serve the interface from the spec (examples, or generated with --dynamic)
+  mock              Serve the interface (a scenario with --scenario, else the spec's examples)
+  validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
 
 Options for mock:
+  --scenario S    Serve a scenario: a name in scenarios/ or a path to a .yaml file
   --port N        Port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
   --host ADDR     Address to bind (default ${DEFAULTS.host}; use 0.0.0.0 only on purpose)
   --seed S        Seed for generated ids and data (default "${DEFAULTS.seed}")
@@ -36,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
         dynamic: { type: 'boolean' },
         'project-dir': { type: 'string' },
         'real-time': { type: 'boolean' },
+        scenario: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -55,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const command = positionals[0] ?? 'mock';
+  if (command === 'validate') return validateScenarios(positionals.slice(1));
   if (command !== 'mock') {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
@@ -66,13 +77,15 @@ export async function main(argv: string[]): Promise<number> {
     dynamic: values.dynamic,
     projectDir: values['project-dir'],
     realTime: values['real-time'],
+    scenario: values.scenario,
   };
   try {
     const sim = await startServer(options);
     const { config, spec } = sim.app.sim;
+    const source = config.scenario ? `scenario ${sim.app.sim.scenarios?.world.scenario.name ?? config.scenario}, ` : '';
     process.stdout.write(
       `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
-        `(${config.dynamic ? 'dynamic' : 'examples'}, seed "${config.seed}")\n`,
+        `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
     );
     const stop = () => {
       void sim.close().then(() => process.exit(0));
@@ -81,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
     return -1; // keep running
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof ScenarioError || error instanceof SimScenarioNotFoundError) {
       process.stderr.write(`session-agent-sim: ${error.message}\n`);
       return 2;
     }
@@ -92,6 +105,23 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+async function validateScenarios(paths: string[]): Promise<number> {
+  const spec = await loadSpec();
+  const files = paths.length ? paths : readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SCENARIOS_DIR, f));
+  let bad = 0;
+  for (const file of files) {
+    try {
+      const scenario = loadScenarioFile(file, spec);
+      process.stdout.write(`ok    ${file} (${scenario.sessions.length} sessions, ${scenario.forms.length} forms)\n`);
+    } catch (error) {
+      bad++;
+      process.stdout.write(`FAIL  ${file}\n`);
+      process.stderr.write(`${error instanceof ScenarioError ? error.message : `${file}:1:1: ${(error as Error).message}`}\n`);
+    }
+  }
+  return bad ? 1 : 0;
 }
 
 const exitCode = await main(process.argv.slice(2));

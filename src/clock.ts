@@ -7,14 +7,16 @@ export const DEFAULT_START = Date.UTC(2026, 0, 15, 9, 0, 0);
 export interface Clock {
   now(): number;
   advance(ms: number): number;
+  /** Back to a start instant (a scenario's), as if just created. */
+  reset(start: number): void;
   readonly realTime: boolean;
 }
 
 export function createClock(options: { start?: number; realTime?: boolean } = {}): Clock {
   const realTime = options.realTime ?? false;
   let offset = 0;
-  const start = options.start ?? DEFAULT_START;
-  const origin = realTime ? Date.now() : 0;
+  let start = options.start ?? DEFAULT_START;
+  let origin = realTime ? Date.now() : 0;
   return {
     realTime,
     now: () => (realTime ? start + (Date.now() - origin) : start) + offset,
@@ -22,6 +24,11 @@ export function createClock(options: { start?: number; realTime?: boolean } = {}
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
       offset += ms;
       return this.now();
+    },
+    reset(at) {
+      start = at;
+      offset = 0;
+      origin = realTime ? Date.now() : 0;
     },
   };
 }

@@ -22,13 +22,15 @@ export interface SimOptions {
   specPath?: string;
   /** Let the clock follow wall time instead of moving only when advanced. */
   realTime?: boolean;
+  /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
+  scenario?: string;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
 }
 
-export type SimConfig = Required<Omit<SimOptions, 'projectId'>> & { projectId?: string };
+export type SimConfig = Required<Omit<SimOptions, 'projectId' | 'scenario'>> & { projectId?: string; scenario?: string };
 
 export const DEFAULTS = {
   port: 4010,

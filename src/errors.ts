@@ -223,3 +223,20 @@ export class SimInternalError extends TaggedError {
     super({ message, ref });
   }
 }
+
+export class SimScenarioNotFoundError extends TaggedError {
+  readonly _tag = 'SimScenarioNotFoundError';
+  readonly status = 404;
+  constructor(name: string, available: string[]) {
+    super({ message: `No scenario "${name}"`, hint: `Available: ${available.join(', ') || '(none)'}; or give a path to a .yaml file`, available });
+  }
+}
+
+/** A control-API request the simulator cannot take (bad JSON, missing field). */
+export class SimControlRequestError extends TaggedError {
+  readonly _tag = 'SimControlRequestError';
+  readonly status = 400;
+  constructor(message: string, hint: string) {
+    super({ message, hint });
+  }
+}

@@ -62,6 +62,8 @@ export interface OperationDefinition {
 
 export interface SpecIndex {
   document: Json;
+  /** Checks a value against a component schema (`SessionMessage`, `FormRequest`, …). */
+  checkComponent(name: string, value: unknown): Diagnostic[];
   /** sha256 of the document text: recordings and journals name the spec they were made against. */
   hash: string;
   operations: OperationDefinition[];
@@ -91,8 +93,25 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
       if (raw) operations.push(indexOperation(ajv, document, path, method, raw, item));
     }
   }
+  const componentChecks = new Map<string, Check>();
+  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const checkComponent = (name: string, value: unknown): Diagnostic[] => {
+    // For a discriminated union, check the variant the value names: its errors are the ones that help.
+    const discriminator = schemas[name]?.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+    const tag = discriminator && typeof value === 'object' && value !== null ? (value as Json)[discriminator.propertyName] : undefined;
+    const variant = typeof tag === 'string' ? discriminator?.mapping?.[tag]?.split('/').pop() : undefined;
+    if (variant && variant !== name) return checkComponent(variant, value);
+    let check = componentChecks.get(name);
+    if (!check) {
+      if (!schemas[name]) throw new Error(`The spec has no component schema ${name}`);
+      check = lazyCheck(ajv, { $ref: `${SPEC_ID}#/components/schemas/${name}` });
+      componentChecks.set(name, check);
+    }
+    return check(value);
+  };
   return {
     document,
+    checkComponent,
     hash,
     operations,
     byId: new Map(operations.map((op) => [op.operationId, op])),

@@ -1,0 +1,18 @@
+/**
+ * What a resource module gives the scenario responder: handlers keyed by operationId. A handler answers, or
+ * returns undefined to let the next layer (the schema-driven fallback) answer.
+ */
+import type { Answer } from '../http-io.js';
+import type { ProjectContext } from '../location.js';
+import type { AcceptedRequest } from '../responders.js';
+import type { World } from '../scenarios/world.js';
+
+export interface HandlerContext {
+  world: World;
+  now: number;
+  project: ProjectContext;
+}
+
+export type Handler = (request: AcceptedRequest, context: HandlerContext) => Answer | undefined;
+
+export type Handlers = Record<string, Handler>;

@@ -1,0 +1,150 @@
+/**
+ * Reads a scenario file into a `ScenarioDefinition`: YAML syntax, then the scenario format's JSON Schema,
+ * then every record it would serve against the OpenAPI spec. Each problem names file, line and column; a
+ * file with any problem does not load at all (never half a world).
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { DEFAULT_START } from '../clock.js';
+import { parseDuration } from '../duration.js';
+import type { SpecIndex } from '../openapi.js';
+import { createIds, createRandom } from '../random.js';
+import { generateMessages } from './generate-messages.js';
+import { ScenarioError, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
+
+export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
+
+type Json = Record<string, unknown>;
+type Path = Array<string | number>;
+
+const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
+let formatValidator: ValidateFunction | undefined;
+
+function scenarioValidator(): ValidateFunction {
+  if (formatValidator) return formatValidator;
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (plugin.default ?? plugin)(ajv);
+  formatValidator = ajv.compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as Json);
+  return formatValidator;
+}
+
+/** Gap between consecutive messages that carry no `at`, so a history reads like a working session. */
+const MESSAGE_SPACING = 45_000;
+
+export function loadScenarioFile(file: string, spec: SpecIndex): ScenarioDefinition {
+  return parseScenario(readFileSync(file, 'utf8'), file, spec);
+}
+
+export function parseScenario(text: string, file: string, spec: SpecIndex): ScenarioDefinition {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const at = (path: Path, message: string, atKey = false): ScenarioProblem => ({ file, ...position(doc, lines, path, atKey), message });
+  if (doc.errors.length) {
+    throw new ScenarioError(doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })));
+  }
+  const raw = doc.toJS() as unknown;
+  const validate = scenarioValidator();
+  if (!validate(raw)) throw new ScenarioError(describe(validate.errors ?? []).map(([path, message, atKey]) => at(path, message, atKey)));
+
+  const source = raw as Json;
+  const name = source.name as string;
+  if (name !== basename(file).replace(/\.ya?ml$/, '') && !file.startsWith('<')) {
+    throw new ScenarioError([at(['name'], `name "${name}" must match the file name ${basename(file)}`)]);
+  }
+  const seed = (source.seed as string | undefined) ?? name;
+  const start = source.start ? Date.parse(source.start as string) : DEFAULT_START;
+  const random = createRandom(seed);
+  const ids = createIds(random);
+  const ms = (value: unknown) => start + (parseDuration(value as string | number) ?? 0);
+  const problems: ScenarioProblem[] = [];
+
+  const sessions = ((source.sessions as Json[] | undefined) ?? []).map((s, i): SessionDefinition => {
+    const scripted = (s.messages as Json[] | undefined) ?? [];
+    const generated = generateMessages(random, ((s.generate as Json | undefined)?.count as number | undefined) ?? 0);
+    const all = [...scripted, ...generated];
+    const messages = all.map((m, j): MessageRecord => {
+      const { at: when, ...body } = m;
+      const created = when === undefined ? start - (all.length - j) * MESSAGE_SPACING : ms(when);
+      const record = { id: (m.id as string | undefined) ?? ids.ascending('msg_', created), time: { created }, ...body } as MessageRecord;
+      const where: Path = j < scripted.length ? ['sessions', i, 'messages', j] : ['sessions', i, 'generate'];
+      for (const d of spec.checkComponent('SessionMessage', record)) problems.push(at(where, `message ${record.id}: ${d.path || '(message)'} ${d.message} (spec SessionMessage)`));
+      return record;
+    });
+    return {
+      id: s.id as string,
+      title: s.title as string | undefined,
+      busy: ((s.busy as Json[] | undefined) ?? []).map((w): Window => ({ from: ms(w.from), until: w.until === undefined ? undefined : ms(w.until) })),
+      busyAfterSynthetic: s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic as string | number),
+      messages: [...messages].sort((a, b) => a.time.created - b.time.created),
+      revert: s.revert as SessionDefinition['revert'],
+      questions: (s.questions as string[] | undefined) ?? [],
+    };
+  });
+
+  const sessionIds = new Set(sessions.map((s) => s.id));
+  duplicates(sessions.map((s) => s.id), (id, index) => problems.push(at(['sessions', index, 'id'], `session ${id} is declared twice`)));
+  const forms = ((source.forms as Json[] | undefined) ?? []).map((f, i): FormDefinition => {
+    const { appears, cancelled, ...record } = f;
+    if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], `session ${String(f.sessionID)} is not declared in sessions`));
+    for (const d of spec.checkComponent('FormRequest', record)) problems.push(at(['forms', i], `form ${String(f.id)}: ${d.path || '(form)'} ${d.message} (spec FormRequest)`));
+    return { record: record as FormDefinition['record'], appears: appears === undefined ? start : ms(appears), cancelled: cancelled === undefined ? undefined : ms(cancelled) };
+  });
+  duplicates(forms.map((f) => f.record.id), (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)));
+
+  if (problems.length) throw new ScenarioError(problems);
+  return { name, description: source.description as string | undefined, file, seed, start, sessions, forms };
+}
+
+function duplicates(values: string[], report: (value: string, index: number) => void): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) report(value, index);
+    seen.add(value);
+  });
+}
+
+/** The deepest node of the path that exists in the file, so a missing key points at its parent. */
+function position(doc: Document, lines: LineCounter, path: Path, atKey: boolean): { line: number; col: number } {
+  if (atKey) {
+    // An unknown field is best shown at its name, not its value.
+    const parent = doc.getIn(path.slice(0, -1), true);
+    const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]) : undefined;
+    const range = isScalar(pair?.key) ? pair.key.range : undefined;
+    if (range) return lines.linePos(range[0]);
+  }
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) return lines.linePos(node.range[0]);
+  }
+  return { line: 1, col: 1 };
+}
+
+function describe(errors: ErrorObject[]): Array<[Path, string, boolean]> {
+  const out: Array<[Path, string, boolean]> = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    let message: string;
+    if (e.keyword === 'additionalProperties') {
+      path.push(e.params.additionalProperty as string);
+      message = `unknown field "${e.params.additionalProperty as string}"`;
+    } else if (e.keyword === 'required') {
+      message = `missing field "${e.params.missingProperty as string}"`;
+    } else if (e.keyword === 'enum') {
+      message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    } else {
+      message = `${path.length ? String(path[path.length - 1]) : 'scenario'} ${e.message ?? 'is invalid'}`;
+    }
+    const key = `${path.join('.')}|${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push([path, message, e.keyword === 'additionalProperties']);
+    }
+  }
+  return out;
+}

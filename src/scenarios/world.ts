@@ -1,0 +1,87 @@
+/**
+ * The live state of a loaded scenario: per-session messages and inputs, per-form status. Lookups are Maps
+ * by id (O(1) in the number of resources); time-dependent state (busy windows, forms appearing or being
+ * cancelled) is computed from the virtual clock when asked, so advancing time costs nothing.
+ */
+import type { Clock } from '../clock.js';
+import { createIds, createRandom, type IdFactory } from '../random.js';
+import type { FormDefinition, MessageRecord, ScenarioDefinition, SessionDefinition } from './definition.js';
+
+export interface SessionState {
+  readonly definition: SessionDefinition;
+  /** Oldest first. */
+  messages: MessageRecord[];
+  /** Busy until this virtual time because a synthetic message resumed it. */
+  busyUntil?: number;
+  /** Ids of inputs admitted through compaction, with their sequence numbers. */
+  inputs: Map<string, number>;
+  inputSeq: number;
+  /** Questions still waiting for an answer. */
+  questions: Set<string>;
+}
+
+export type FormStatus = 'scheduled' | 'pending' | 'answered' | 'cancelled';
+
+export interface FormState {
+  readonly definition: FormDefinition;
+  answered?: { at: number; answer: Record<string, unknown> };
+}
+
+export interface World {
+  readonly scenario: ScenarioDefinition;
+  readonly ids: IdFactory;
+  readonly sessions: Map<string, SessionState>;
+  readonly forms: Map<string, FormState>;
+  isBusy(session: SessionState, now: number): boolean;
+  formStatus(form: FormState, now: number): FormStatus;
+}
+
+export function createWorld(scenario: ScenarioDefinition): World {
+  // Ids made while serving requests come from their own stream, so they do not depend on how many ids
+  // loading the scenario used.
+  const ids = createIds(createRandom(`${scenario.seed}:live`));
+  const sessions = new Map(
+    scenario.sessions.map((definition): [string, SessionState] => [
+      definition.id,
+      { definition, messages: [...definition.messages], inputs: new Map(), inputSeq: 0, questions: new Set(definition.questions) },
+    ]),
+  );
+  const forms = new Map(scenario.forms.map((definition): [string, FormState] => [definition.record.id, { definition }]));
+  return {
+    scenario,
+    ids,
+    sessions,
+    forms,
+    isBusy(session, now) {
+      if (session.busyUntil !== undefined && now < session.busyUntil) return true;
+      return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
+    },
+    formStatus(form, now) {
+      if (form.answered) return 'answered';
+      const { appears, cancelled } = form.definition;
+      if (cancelled !== undefined && now >= cancelled) return 'cancelled';
+      return now < appears ? 'scheduled' : 'pending';
+    },
+  };
+}
+
+/** Every resource and its state now, for `GET /__sim/state`. */
+export function snapshotWorld(world: World, clock: Clock): Record<string, unknown> {
+  const now = clock.now();
+  return {
+    scenario: world.scenario.name,
+    now,
+    sessions: [...world.sessions.values()].map((s) => ({
+      id: s.definition.id,
+      state: world.isBusy(s, now) ? 'busy' : 'idle',
+      messages: s.messages.length,
+      pendingQuestions: [...s.questions],
+    })),
+    forms: [...world.forms.values()].map((f) => ({
+      id: f.definition.record.id,
+      sessionID: f.definition.record.sessionID,
+      state: world.formStatus(f, now),
+      ...(f.answered ? { answer: f.answered.answer } : {}),
+    })),
+  };
+}

@@ -1,0 +1,58 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec, type SpecIndex } from '../../src/openapi.js';
+import { ScenarioError } from '../../src/scenarios/definition.js';
+import { parseScenario } from '../../src/scenarios/load-scenario.js';
+
+let spec: SpecIndex;
+beforeAll(async () => {
+  spec = await loadSpec();
+});
+
+function problems(text: string): string[] {
+  try {
+    parseScenario(text, '<test>', spec);
+  } catch (error) {
+    if (error instanceof ScenarioError) return error.problems.map((p) => `${p.line}:${p.col} ${p.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('parseScenario', () => {
+  it('loads a valid scenario with ids and times filled in', () => {
+    const scenario = parseScenario('name: demo\nsessions:\n  - id: ses_a\n    messages:\n      - { type: user, text: hi }\n    generate: { count: 3 }\n', '<test>', spec);
+    expect(scenario.sessions[0]?.messages).toHaveLength(4);
+    expect(scenario.sessions[0]?.messages[0]).toMatchObject({ type: 'user', text: 'hi', id: expect.stringMatching(/^msg_[0-9a-f]{12}[0-9A-Za-z]{14}$/) });
+  });
+
+  it('gives the same ids for the same seed', () => {
+    const text = 'name: demo\nseed: s1\nsessions:\n  - id: ses_a\n    generate: { count: 5 }\n';
+    expect(parseScenario(text, '<test>', spec)).toEqual(parseScenario(text, '<test>', spec));
+  });
+
+  it('names the line and column of a typo in a field name', () => {
+    expect(problems('name: demo\nsessions:\n  - id: ses_a\n    bussy: []\n')).toEqual(['4:5 unknown field "bussy"']);
+  });
+
+  it('names a wrong type and an unknown state', () => {
+    const found = problems('name: demo\nsessions:\n  - id: ses_a\n    generate: { count: many }\nforms:\n  - { id: frm_1, sessionID: ses_a, title: t, mode: pending }\n');
+    expect(found).toContain('4:24 count must be integer');
+    expect(found).toContain('6:52 must be one of "form", "url"');
+  });
+
+  it('refuses a message the spec would not allow, at the message', () => {
+    expect(problems('name: demo\nsessions:\n  - id: ses_a\n    messages:\n      - { type: user, txt: hi }\n')).toEqual([
+      expect.stringMatching(/^5:9 message msg_\w+: text is required \(spec SessionMessage\)$/),
+      expect.stringMatching(/^5:9 message msg_\w+: txt is not an allowed field \(spec SessionMessage\)$/),
+    ]);
+  });
+
+  it('refuses a form of an undeclared session and a form the spec would not allow', () => {
+    const found = problems('name: demo\nforms:\n  - id: frm_1\n    sessionID: ses_x\n    title: t\n    mode: url\n');
+    expect(found).toEqual(['4:16 session ses_x is not declared in sessions', expect.stringMatching(/^3:5 form frm_1: url is required/)]);
+  });
+
+  it('reports YAML syntax errors with their position', () => {
+    expect(problems('name: demo\nsessions: [\n')[0]).toMatch(/^\d+:\d+ YAML: /);
+  });
+});
