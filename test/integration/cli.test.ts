@@ -1,5 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -44,5 +47,22 @@ describe('session-agent-sim CLI', () => {
     const result = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: 15_000 });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('--dynamic');
+  });
+});
+
+describe('session-agent-sim validate', () => {
+  it('passes the shipped scenarios', () => {
+    const result = spawnSync(process.execPath, [BIN, 'validate'], { encoding: 'utf8', timeout: 20_000 });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('forms-settling.yaml');
+  });
+
+  it('refuses a broken file naming file, line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-validate-'));
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    bussy: []\n');
+    const result = spawnSync(process.execPath, [BIN, 'validate', file], { encoding: 'utf8', timeout: 20_000 });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${file}:4:5: unknown field "bussy"`);
   });
 });
