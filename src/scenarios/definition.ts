@@ -34,6 +34,18 @@ export interface FormDefinition {
   readonly cancelled?: number;
 }
 
+export interface ShellDefinition {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly shell: string;
+  readonly pid: number;
+  readonly started: number;
+  /** Virtual time the timeout fires, if any. */
+  readonly deadline?: number;
+  readonly completes?: { at: number; exit: number };
+}
+
 export interface ScenarioDefinition {
   readonly name: string;
   readonly description?: string;
@@ -42,6 +54,7 @@ export interface ScenarioDefinition {
   readonly start: number;
   readonly sessions: readonly SessionDefinition[];
   readonly forms: readonly FormDefinition[];
+  readonly shells: readonly ShellDefinition[];
 }
 
 /** One thing wrong with a scenario file, where it is. */

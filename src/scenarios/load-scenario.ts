@@ -10,11 +10,12 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import formatsModule from 'ajv-formats';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { DEFAULT_START } from '../clock.js';
+import { DEFAULTS } from '../config.js';
 import { parseDuration } from '../duration.js';
 import type { SpecIndex } from '../openapi.js';
 import { createIds, createRandom } from '../random.js';
 import { generateMessages } from './generate-messages.js';
-import { ScenarioError, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
+import { ScenarioError, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
 
 export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
 
@@ -31,6 +32,8 @@ function scenarioValidator(): ValidateFunction {
   formatValidator = ajv.compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as Json);
   return formatValidator;
 }
+
+const DEFAULT_PROJECT_DIR = DEFAULTS.projectDir;
 
 /** Gap between consecutive messages that carry no `at`, so a history reads like a working session. */
 const MESSAGE_SPACING = 45_000;
@@ -95,8 +98,24 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   });
   duplicates(forms.map((f) => f.record.id), (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)));
 
+  const shells = ((source.shells as Json[] | undefined) ?? []).map((sh, i): ShellDefinition => {
+    const timeout = sh.timeout as number | undefined;
+    const completes = sh.completes as Json | undefined;
+    return {
+      id: sh.id as string,
+      command: sh.command as string,
+      cwd: (sh.cwd as string | undefined) ?? DEFAULT_PROJECT_DIR,
+      shell: (sh.shell as string | undefined) ?? '/bin/bash',
+      pid: (sh.pid as number | undefined) ?? 4100 + i,
+      started: start,
+      deadline: timeout ? start + timeout : undefined,
+      completes: completes ? { at: ms(completes.after), exit: (completes.exit as number | undefined) ?? 0 } : undefined,
+    };
+  });
+  duplicates(shells.map((s) => s.id), (id, index) => problems.push(at(['shells', index, 'id'], `shell ${id} is declared twice`)));
+
   if (problems.length) throw new ScenarioError(problems);
-  return { name, description: source.description as string | undefined, file, seed, start, sessions, forms };
+  return { name, description: source.description as string | undefined, file, seed, start, sessions, forms, shells };
 }
 
 function duplicates(values: string[], report: (value: string, index: number) => void): void {

@@ -7,10 +7,11 @@ import type { ProjectContext } from '../location.js';
 import { formHandlers } from '../resources/forms.js';
 import type { Handlers } from '../resources/handler.js';
 import { sessionHandlers } from '../resources/sessions.js';
+import { shellHandlers } from '../resources/shells.js';
 import type { Responder } from '../responders.js';
 import type { ScenarioHost } from './scenario-host.js';
 
-const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers };
+const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers };
 
 export function scenarioResponder(host: ScenarioHost, clock: Clock, project: ProjectContext): Responder {
   return {

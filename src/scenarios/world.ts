@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import { createIds, createRandom, type IdFactory } from '../random.js';
-import type { FormDefinition, MessageRecord, ScenarioDefinition, SessionDefinition } from './definition.js';
+import type { FormDefinition, MessageRecord, ScenarioDefinition, SessionDefinition, ShellDefinition } from './definition.js';
 
 export interface SessionState {
   readonly definition: SessionDefinition;
@@ -27,11 +27,22 @@ export interface FormState {
   answered?: { at: number; answer: Record<string, unknown> };
 }
 
+export type ShellStatus = 'running' | 'exited' | 'timeout';
+
+export interface ShellState {
+  readonly definition: ShellDefinition;
+  /** The current timeout deadline; a PATCH replaces it. */
+  deadline?: number;
+}
+
 export interface World {
   readonly scenario: ScenarioDefinition;
   readonly ids: IdFactory;
   readonly sessions: Map<string, SessionState>;
   readonly forms: Map<string, FormState>;
+  readonly shells: Map<string, ShellState>;
+  /** Status now, and when it ended (for `time.completed`). */
+  shellStatus(shell: ShellState, now: number): { status: ShellStatus; completed?: number; exit?: number };
   isBusy(session: SessionState, now: number): boolean;
   formStatus(form: FormState, now: number): FormStatus;
 }
@@ -47,11 +58,20 @@ export function createWorld(scenario: ScenarioDefinition): World {
     ]),
   );
   const forms = new Map(scenario.forms.map((definition): [string, FormState] => [definition.record.id, { definition }]));
+  const shells = new Map(scenario.shells.map((definition): [string, ShellState] => [definition.id, { definition, deadline: definition.deadline }]));
   return {
     scenario,
     ids,
     sessions,
     forms,
+    shells,
+    shellStatus(shell, now) {
+      const done = shell.definition.completes;
+      // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
+      if (done && now >= done.at && (shell.deadline === undefined || done.at < shell.deadline)) return { status: 'exited', completed: done.at, exit: done.exit };
+      if (shell.deadline !== undefined && now >= shell.deadline) return { status: 'timeout', completed: shell.deadline };
+      return { status: 'running' };
+    },
     isBusy(session, now) {
       if (session.busyUntil !== undefined && now < session.busyUntil) return true;
       return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
@@ -83,5 +103,6 @@ export function snapshotWorld(world: World, clock: Clock): Record<string, unknow
       state: world.formStatus(f, now),
       ...(f.answered ? { answer: f.answered.answer } : {}),
     })),
+    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: world.shellStatus(sh, now).status, deadline: sh.deadline ?? null })),
   };
 }
