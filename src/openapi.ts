@@ -5,15 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.js';
 import { DEFAULT_SPEC_PATH } from './config.js';
 import { cachedJson } from './load-cache.js';
 
-// ajv-formats is CommonJS with `exports.default`; under NodeNext the plugin arrives wrapped once more.
-type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
-const wrapped = formatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
-const addFormats: FormatsPlugin = wrapped.default ?? wrapped;
 
 const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';
@@ -82,8 +78,7 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   // The YAML parser is only needed when the cache is cold; importing it costs start-up time otherwise.
   const document = await cachedJson('spec', hash, async () => (await import('yaml')).parse(text) as Json);
   // verbose: errors carry their schema, so a schema's own `x-error-message` can speak for it.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
-  addFormats(ajv);
+  const ajv = createAjv({ strict: false, allErrors: true, validateFormats: true, verbose: true });
   ajv.addSchema(document, SPEC_ID);
 
   const operations: OperationDefinition[] = [];

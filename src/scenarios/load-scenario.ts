@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { createAjv } from '../ajv.js';
 import { DEFAULT_START } from '../clock.js';
 import { DEFAULTS } from '../config.js';
 import { parseDuration } from '../duration.js';
@@ -22,14 +22,11 @@ export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scena
 type Json = Record<string, unknown>;
 type Path = Array<string | number>;
 
-const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
 let formatValidator: ValidateFunction | undefined;
 
 function scenarioValidator(): ValidateFunction {
   if (formatValidator) return formatValidator;
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  (plugin.default ?? plugin)(ajv);
-  formatValidator = ajv.compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as Json);
+  formatValidator = createAjv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as Json);
   return formatValidator;
 }
 
