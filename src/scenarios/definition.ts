@@ -46,6 +46,46 @@ export interface ShellDefinition {
   readonly completes?: { at: number; exit: number };
 }
 
+export interface AttemptDefinition {
+  readonly id: string;
+  readonly integrationID: string;
+  readonly created: number;
+  readonly expires: number;
+  readonly settles?: {
+    readonly as: 'complete' | 'failed';
+    /** The poll (1-based) that first answers the outcome. */
+    readonly poll?: number;
+    /** The virtual time from which polls answer the outcome. */
+    readonly at?: number;
+    readonly message?: string;
+    readonly credential?: { id: string; label?: string };
+  };
+}
+
+export interface PtyDefinition {
+  readonly record: Record<string, unknown> & { id: string };
+  readonly exits?: { at: number; code: number };
+}
+
+/** A listed directory's direct children, as `GET /api/fs/list` answers them (paths relative to the project). */
+export type FileTree = ReadonlyMap<string, ReadonlyArray<{ path: string; type: 'file' | 'directory' }>>;
+
+export interface RuleDefinition {
+  readonly operation: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly body?: Readonly<Record<string, unknown>>;
+  readonly after?: number;
+  readonly before?: number;
+  readonly status: number;
+  readonly answer?: unknown;
+  /** Wall-clock milliseconds to wait before answering. */
+  readonly delay: number;
+  readonly times?: number;
+  /** Where the rule is written, for the journal's explanation. */
+  readonly where: string;
+}
+
 export interface ScenarioDefinition {
   readonly name: string;
   readonly description?: string;
@@ -55,6 +95,15 @@ export interface ScenarioDefinition {
   readonly sessions: readonly SessionDefinition[];
   readonly forms: readonly FormDefinition[];
   readonly shells: readonly ShellDefinition[];
+  readonly integrations: ReadonlyArray<Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> }>;
+  readonly attempts: readonly AttemptDefinition[];
+  readonly ptys: readonly PtyDefinition[];
+  readonly references: ReadonlyArray<Record<string, unknown>>;
+  readonly plugins: readonly string[];
+  readonly files: FileTree;
+  readonly model?: Record<string, unknown>;
+  readonly projectCopy: { error?: { message: string; forceRequired?: boolean } };
+  readonly rules: readonly RuleDefinition[];
 }
 
 /** One thing wrong with a scenario file, where it is. */

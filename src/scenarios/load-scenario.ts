@@ -15,7 +15,9 @@ import { parseDuration } from '../duration.js';
 import type { SpecIndex } from '../openapi.js';
 import { createIds, createRandom } from '../random.js';
 import { generateMessages } from './generate-messages.js';
-import { ScenarioError, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
+import { buildFileTree } from './file-tree.js';
+import { readRule } from './read-rule.js';
+import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
 
 export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
 
@@ -31,6 +33,8 @@ function scenarioValidator(): ValidateFunction {
 }
 
 const DEFAULT_PROJECT_DIR = DEFAULTS.projectDir;
+/** OAuth attempts expire ten minutes after creation, as on the real server. */
+const ATTEMPT_LIFETIME = 600_000;
 
 /** Gap between consecutive messages that carry no `at`, so a history reads like a working session. */
 const MESSAGE_SPACING = 45_000;
@@ -111,8 +115,74 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   });
   duplicates(shells.map((s) => s.id), (id, index) => problems.push(at(['shells', index, 'id'], `shell ${id} is declared twice`)));
 
+  const integrations = ((source.integrations as Json[] | undefined) ?? []).map((raw, i) => {
+    const record = { methods: [], connections: [], ...raw } as unknown as Json & { id: string; connections: Json[] };
+    for (const d of spec.checkComponent('Integration', record)) problems.push(at(['integrations', i], `integration ${record.id}: ${d.path || '(integration)'} ${d.message} (spec Integration)`));
+    return record;
+  });
+  const integrationIds = new Set(integrations.map((r) => r.id));
+  const attempts = ((source.attempts as Json[] | undefined) ?? []).map((a, i): AttemptDefinition => {
+    if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], `integration ${String(a.integrationID)} is not declared in integrations`));
+    const created = a.created === undefined ? start : ms(a.created);
+    const settles = a.settles as Json | undefined;
+    if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], 'say when it settles: poll (a poll number) or at (a time)'));
+    return {
+      id: a.id as string,
+      integrationID: a.integrationID as string,
+      created,
+      expires: created + (a.expires === undefined ? ATTEMPT_LIFETIME : (parseDuration(a.expires as string | number) ?? ATTEMPT_LIFETIME)),
+      settles: settles && {
+        as: settles.as as 'complete' | 'failed',
+        poll: settles.poll as number | undefined,
+        at: settles.at === undefined ? undefined : ms(settles.at),
+        message: settles.message as string | undefined,
+        credential: settles.credential as { id: string; label?: string } | undefined,
+      },
+    };
+  });
+  const ptys = ((source.ptys as Json[] | undefined) ?? []).map((p, i): PtyDefinition => {
+    const id = p.id as string;
+    const record = {
+      id,
+      title: (p.title as string | undefined) ?? `Terminal ${id.slice(-4)}`,
+      command: (p.command as string | undefined) ?? '/bin/bash',
+      args: (p.args as string[] | undefined) ?? ['-l'],
+      cwd: (p.cwd as string | undefined) ?? DEFAULT_PROJECT_DIR,
+      status: 'running',
+      pid: (p.pid as number | undefined) ?? 7400 + i,
+    };
+    for (const d of spec.checkComponent('PtySession', record)) problems.push(at(['ptys', i], `pty ${id}: ${d.path || '(pty)'} ${d.message} (spec PtySession)`));
+    const exits = p.exits as Json | undefined;
+    return { record, exits: exits && { at: ms(exits.after), code: (exits.code as number | undefined) ?? 0 } };
+  });
+  const references = ((source.references as Json[] | undefined) ?? []).map((r, i) => {
+    for (const d of spec.checkComponent('Reference', r)) problems.push(at(['references', i], `reference: ${d.path || '(reference)'} ${d.message} (spec Reference)`));
+    return r;
+  });
+  const model = source.model as Json | undefined;
+  if (model) for (const d of spec.checkComponent('Model', model)) problems.push(at(['model'], `model: ${d.path || '(model)'} ${d.message} (spec Model)`));
+  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, i, spec, ms, (path, message) => problems.push(at(path, message)), file));
+
   if (problems.length) throw new ScenarioError(problems);
-  return { name, description: source.description as string | undefined, file, seed, start, sessions, forms, shells };
+  return {
+    name,
+    description: source.description as string | undefined,
+    file,
+    seed,
+    start,
+    sessions,
+    forms,
+    shells,
+    integrations,
+    attempts,
+    ptys,
+    references,
+    plugins: (source.plugins as string[] | undefined) ?? [],
+    files: buildFileTree((source.files as string[] | undefined) ?? []),
+    model,
+    projectCopy: (source.projectCopy as ScenarioDefinition['projectCopy'] | undefined) ?? {},
+    rules,
+  };
 }
 
 function duplicates(values: string[], report: (value: string, index: number) => void): void {

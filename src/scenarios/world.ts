@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../clock.js';
 import { createIds, createRandom, type IdFactory } from '../random.js';
-import type { FormDefinition, MessageRecord, ScenarioDefinition, SessionDefinition, ShellDefinition } from './definition.js';
+import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, ScenarioDefinition, SessionDefinition, ShellDefinition } from './definition.js';
 
 export interface SessionState {
   readonly definition: SessionDefinition;
@@ -35,12 +35,31 @@ export interface ShellState {
   deadline?: number;
 }
 
+export interface AttemptState {
+  readonly definition: AttemptDefinition;
+  polls: number;
+  /** Once an attempt leaves pending it stays where it landed. */
+  settled?: { status: 'complete' | 'failed' | 'expired'; at: number };
+}
+
+export interface PtyState {
+  readonly definition: PtyDefinition;
+}
+
 export interface World {
   readonly scenario: ScenarioDefinition;
   readonly ids: IdFactory;
   readonly sessions: Map<string, SessionState>;
   readonly forms: Map<string, FormState>;
   readonly shells: Map<string, ShellState>;
+  /** Integrations with their live connections, in the order listed. */
+  readonly integrations: Map<string, Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> }>;
+  readonly attempts: Map<string, AttemptState>;
+  readonly ptys: Map<string, PtyState>;
+  /** How many times each rule (by index) has answered. */
+  readonly ruleUses: number[];
+  /** Project copy directories handed out, for -2, -3… suffixes. */
+  readonly copies: Set<string>;
   /** Status now, and when it ended (for `time.completed`). */
   shellStatus(shell: ShellState, now: number): { status: ShellStatus; completed?: number; exit?: number };
   isBusy(session: SessionState, now: number): boolean;
@@ -65,6 +84,11 @@ export function createWorld(scenario: ScenarioDefinition): World {
     sessions,
     forms,
     shells,
+    integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
+    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0 }])),
+    ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition }])),
+    ruleUses: scenario.rules.map(() => 0),
+    copies: new Set(),
     shellStatus(shell, now) {
       const done = shell.definition.completes;
       // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
@@ -104,5 +128,9 @@ export function snapshotWorld(world: World, clock: Clock): Record<string, unknow
       ...(f.answered ? { answer: f.answered.answer } : {}),
     })),
     shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: world.shellStatus(sh, now).status, deadline: sh.deadline ?? null })),
+    attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.settled?.status ?? 'pending', polls: a.polls })),
+    integrations: [...world.integrations.values()].map((i) => ({ id: i.id, connections: i.connections })),
+    ptys: [...world.ptys.keys()],
+    rules: world.scenario.rules.map((r, index) => ({ where: r.where, operation: r.operation, used: world.ruleUses[index], times: r.times ?? null })),
   };
 }
