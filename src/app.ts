@@ -23,7 +23,7 @@ import { validateRequest } from './request-validation.js';
 import { fallbackResponder, type AcceptedRequest, type Responder } from './responders.js';
 import { findOperation } from './router.js';
 import { createScenarioHost, type ScenarioHost } from './scenarios/scenario-host.js';
-import { scenarioResponder } from './scenarios/scenario-responder.js';
+import { ruleResponder, scenarioResponder } from './scenarios/scenario-responder.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -50,7 +50,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
     spec,
     clock,
     journal: createJournal(),
-    responders: [...(scenarios ? [scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
+    responders: [...(scenarios ? [ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
     scenarios,
   };
   const app = express() as SimApp;

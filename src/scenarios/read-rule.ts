@@ -28,7 +28,9 @@ export function readRule(raw: Json, index: number, spec: SpecIndex, at: (value: 
   }
   if (operation && status === undefined && !error) report([...base, 'then'], 'say what to answer: status (and body), or error');
   if (operation && status !== undefined) {
-    for (const problem of checkAnswer(operation, status, answer)) report([...base, 'then'], `answer violates the spec: ${problem}`);
+    // Location-scoped answers get their envelope's location filled in when served; check them with one.
+    const served = withLocation(operation.locationEnvelope, answer, { directory: '/', project: { id: 'global', directory: '/' } });
+    for (const problem of checkAnswer(operation, status, served)) report([...base, 'then'], `answer violates the spec: ${problem}`);
   }
   return {
     operation: when.operation as string,
@@ -43,4 +45,10 @@ export function readRule(raw: Json, index: number, spec: SpecIndex, at: (value: 
     times: raw.times as number | undefined,
     where: `${file} rules[${index}]`,
   };
+}
+
+/** Adds `location` to a location-scoped success body that the scenario wrote without one. */
+export function withLocation(envelope: boolean, body: unknown, location: unknown): unknown {
+  if (!envelope || typeof body !== 'object' || body === null || Array.isArray(body) || 'location' in body || '_tag' in body || !('data' in body)) return body;
+  return { location, ...body };
 }

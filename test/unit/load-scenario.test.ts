@@ -56,3 +56,16 @@ describe('parseScenario', () => {
     expect(problems('name: demo\nsessions: [\n')[0]).toMatch(/^\d+:\d+ YAML: /);
   });
 });
+
+describe('parseScenario rules', () => {
+  it('refuses an error the operation does not declare, naming the declared ones', () => {
+    const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { error: { _tag: SessionBusyError, sessionID: ses_1, message: busy } }\n');
+    expect(found).toEqual([expect.stringMatching(/^4:\d+ SessionBusyError is not an error v2.plugin.list declares \(declared: InvalidRequestError, UnauthorizedError\)$/)]);
+  });
+
+  it('refuses an unknown operation and a body that violates the spec', () => {
+    const found = problems('name: demo\nrules:\n  - when: { operation: v2.nope }\n    then: { status: 200 }\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ name: x }] } }\n');
+    expect(found[0]).toMatch(/^3:\d+ no operation v2.nope in the spec/);
+    expect(found.slice(1).join('\n')).toMatch(/answer violates the spec: data.0.id is required/);
+  });
+});
