@@ -16,11 +16,12 @@ import { startServer } from './server.js';
 const USAGE = `Usage: session-agent-sim <command> [options]
 
 Commands:
-  mock              Serve the interface (a scenario with --scenario, else the spec's examples)
+  mock              Serve the interface: the default scenario, another with --scenario, examples behind it
   validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
 
 Options for mock:
   --scenario S    Serve a scenario: a name in scenarios/ or a path to a .yaml file
+                  (default: "default"; "none" serves the spec's examples only)
   --port N        Port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
   --host ADDR     Address to bind (default ${DEFAULTS.host}; use 0.0.0.0 only on purpose)
   --seed S        Seed for generated ids and data (default "${DEFAULTS.seed}")
@@ -77,7 +78,8 @@ export async function main(argv: string[]): Promise<number> {
     dynamic: values.dynamic,
     projectDir: values['project-dir'],
     realTime: values['real-time'],
-    scenario: values.scenario,
+    // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
+    scenario: values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
   };
   try {
     const sim = await startServer(options);

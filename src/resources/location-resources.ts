@@ -80,7 +80,7 @@ export const locationHandlers: Handlers = {
     const { world, now, project } = context;
     const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
     const id = world.ids.ascending('pty_', now);
-    // An empty command starts the user's shell too: the real server only takes a command it can run.
+    // An empty command could not be started; treat it like an omitted one rather than record a PTY running nothing.
     const command = body.command || DEFAULT_COMMAND;
     const args = [...(body.args ?? [])];
     if (POSIX_SHELLS.has(posix.basename(command))) args.push('-l');

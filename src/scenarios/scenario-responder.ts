@@ -9,6 +9,7 @@ import { resolveLocation, type ProjectContext } from '../location.js';
 import { formHandlers } from '../resources/forms.js';
 import type { Handlers } from '../resources/handler.js';
 import { integrationHandlers } from '../resources/integrations.js';
+import { locationHandlers } from '../resources/location-resources.js';
 import { sessionHandlers } from '../resources/sessions.js';
 import { shellHandlers } from '../resources/shells.js';
 import type { AcceptedRequest, Responder } from '../responders.js';
@@ -16,7 +17,7 @@ import type { RuleDefinition } from './definition.js';
 import { withLocation } from './read-rule.js';
 import type { ScenarioHost } from './scenario-host.js';
 
-const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers, ...integrationHandlers };
+const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers, ...integrationHandlers, ...locationHandlers };
 
 export function scenarioResponder(host: ScenarioHost, clock: Clock, project: ProjectContext): Responder {
   return {
