@@ -1,28 +1,64 @@
 /**
- * A disk cache for work derived from the spec text (parsed YAML, Prism's operation list): start-up reads
- * JSON instead of redoing hundreds of milliseconds of parsing. Keyed by the text's hash, so an edited spec
- * is never served stale; any cache failure just means computing afresh.
+ * A disk cache for work derived from files (parsed spec, Prism's operation list, loaded scenarios): start-up
+ * reads JSON instead of redoing hundreds of milliseconds of parsing and schema compiling. Keyed by a hash of
+ * everything the result depends on, so an edited input is never served stale; any cache failure just means
+ * computing afresh.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/session-agent-sim/', import.meta.url));
+const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
 
-export async function cachedJson<T>(name: string, hash: string, compute: () => T | Promise<T>): Promise<T> {
-  const file = `${CACHE_DIR}${name}-${hash.slice(0, 16)}.json`;
+function cacheFile(name: string, hash: string): string {
+  return `${CACHE_DIR}${name}-${hash.slice(0, 16)}.json`;
+}
+
+export function readCached<T>(name: string, hash: string): T | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
+    return JSON.parse(readFileSync(cacheFile(name, hash), 'utf8')) as T;
   } catch {
-    // Not cached yet (or unreadable): compute below.
+    return undefined; // not cached yet, or unreadable
   }
-  const value = await compute();
+}
+
+export function writeCached(name: string, hash: string, value: unknown): void {
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
+    const file = cacheFile(name, hash);
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(value));
     renameSync(temp, file); // atomic: a concurrent reader sees the old state or the whole file
   } catch {
     // A read-only install still works, just without the speed-up.
   }
+}
+
+export async function cachedJson<T>(name: string, hash: string, compute: () => T | Promise<T>): Promise<T> {
+  const cached = readCached<T>(name, hash);
+  if (cached !== undefined) return cached;
+  const value = await compute();
+  writeCached(name, hash, value);
   return value;
+}
+
+let codeStamp: string | undefined;
+
+/** Changes whenever the simulator's own code does, so results computed by older code are not reused. */
+export function codeVersion(): string {
+  if (codeStamp) return codeStamp;
+  let newest = 0;
+  for (const entry of readdirSync(CODE_DIR, { recursive: true })) {
+    const name = String(entry);
+    if (name.endsWith('.ts') || name.endsWith('.js')) newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
+  }
+  codeStamp = String(newest);
+  return codeStamp;
+}
+
+export function hashOf(...parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex');
 }
