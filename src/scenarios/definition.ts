@@ -77,6 +77,8 @@ export interface RuleDefinition {
   readonly body?: Readonly<Record<string, unknown>>;
   readonly after?: number;
   readonly before?: number;
+  /** Resource states that must hold: kind → {id, is}. */
+  readonly state?: Readonly<Partial<Record<'session' | 'form' | 'shell' | 'attempt', { id: string; is: string }>>>;
   readonly status: number;
   readonly answer?: unknown;
   /** Wall-clock milliseconds to wait before answering. */

@@ -176,6 +176,12 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   const model = source.model as Json | undefined;
   if (model) for (const d of spec.checkComponent('Model', model)) problems.push(at(['model'], `model: ${d.path || '(model)'} ${d.message} (spec Model)`));
   const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, i, spec, ms, (path, message) => problems.push(at(path, message)), file));
+  const declared = { session: sessionIds, form: new Set(forms.map((f) => f.record.id)), shell: new Set(shells.map((s) => s.id)), attempt: new Set(attempts.map((a) => a.id)) };
+  rules.forEach((rule, i) => {
+    for (const [kind, condition] of Object.entries(rule.state ?? {}) as Array<[keyof typeof declared, { id: string }]>) {
+      if (!declared[kind].has(condition.id)) problems.push(at(['rules', i, 'when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared in this scenario`));
+    }
+  });
 
   if (problems.length) throw new ScenarioError(problems);
   return {

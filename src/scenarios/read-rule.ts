@@ -39,6 +39,7 @@ export function readRule(raw: Json, index: number, spec: SpecIndex, at: (value: 
     body: when.body as Json | undefined,
     after: when.after === undefined ? undefined : at(when.after),
     before: when.before === undefined ? undefined : at(when.before),
+    state: when.state as RuleDefinition['state'],
     status: status ?? 500,
     answer,
     delay: then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0),

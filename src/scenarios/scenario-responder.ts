@@ -16,6 +16,7 @@ import type { AcceptedRequest, Responder } from '../responders.js';
 import type { RuleDefinition } from './definition.js';
 import { withLocation } from './read-rule.js';
 import type { ScenarioHost } from './scenario-host.js';
+import type { World } from './world.js';
 
 const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers, ...integrationHandlers, ...locationHandlers };
 
@@ -36,7 +37,9 @@ export function ruleResponder(host: ScenarioHost, clock: Clock, project: Project
     async respond(request) {
       const world = host.world;
       const now = clock.now();
-      const index = world.scenario.rules.findIndex((rule, i) => matches(rule, request, now) && (rule.times === undefined || (world.ruleUses[i] ?? 0) < rule.times));
+      const index = world.scenario.rules.findIndex(
+        (rule, i) => matches(rule, request, now) && stateHolds(rule, world, now) && (rule.times === undefined || (world.ruleUses[i] ?? 0) < rule.times),
+      );
       const rule = world.scenario.rules[index];
       if (!rule) return undefined;
       world.ruleUses[index] = (world.ruleUses[index] ?? 0) + 1;
@@ -54,6 +57,20 @@ function matches(rule: RuleDefinition, request: AcceptedRequest, now: number): b
   if (!Object.entries(rule.params).every(([k, v]) => request.pathParams[k] === v)) return false;
   if (rule.query && !Object.entries(rule.query).every(([k, v]) => isDeepStrictEqual(request.query[k], v))) return false;
   return rule.body === undefined || contains(request.body, rule.body);
+}
+
+function stateHolds(rule: RuleDefinition, world: World, now: number): boolean {
+  const { session, form, shell, attempt } = rule.state ?? {};
+  const sessionState = session && world.sessions.get(session.id);
+  const formState = form && world.forms.get(form.id);
+  const shellState = shell && world.shells.get(shell.id);
+  const attemptState = attempt && world.attempts.get(attempt.id);
+  return (
+    (!session || (sessionState !== undefined && (world.isBusy(sessionState, now) ? 'busy' : 'idle') === session.is)) &&
+    (!form || (formState !== undefined && world.formStatus(formState, now) === form.is)) &&
+    (!shell || (shellState !== undefined && world.shellStatus(shellState, now).status === shell.is)) &&
+    (!attempt || (attemptState !== undefined && (attemptState.settled?.status ?? 'pending') === attempt.is))
+  );
 }
 
 /** Whether `actual` has every field of `expected` (objects compared field by field, the rest exactly). */

@@ -65,4 +65,13 @@ describe('session-agent-sim validate', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${file}:4:5: unknown field "bussy"`);
   });
+
+  it('refuses to start on a broken scenario, naming file, line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-start-'));
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    generate: { count: many }\n');
+    const result = spawnSync(process.execPath, [BIN, 'mock', '--scenario', file, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`${file}:4:24: count must be integer`);
+  });
 });

@@ -68,4 +68,14 @@ describe('parseScenario rules', () => {
     expect(found[0]).toMatch(/^3:\d+ no operation v2.nope in the spec/);
     expect(found.slice(1).join('\n')).toMatch(/answer violates the spec: data.0.id is required/);
   });
+
+  it('refuses a state a resource kind does not have, and an undeclared resource', () => {
+    const found = problems('name: demo\nsessions: [{ id: ses_a }]\nrules:\n  - when: { operation: v2.plugin.list, state: { session: { id: ses_a, is: sleepy } } }\n    then: { status: 200, body: { data: [] } }\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
+    expect(found[0]).toMatch(/^4:\d+ must be one of "busy", "idle"$/);
+  });
+
+  it('refuses a rule on a resource the scenario does not declare', () => {
+    const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
+    expect(found).toEqual([expect.stringMatching(/^3:\d+ shell sh_x is not declared in this scenario$/)]);
+  });
 });
