@@ -3,7 +3,7 @@
  * returns undefined to let the next layer (the schema-driven fallback) answer.
  */
 import type { Answer } from '../http-io.js';
-import type { ProjectContext } from '../location.js';
+import { resolveLocation, type ProjectContext } from '../location.js';
 import type { AcceptedRequest } from '../responders.js';
 import type { World } from '../scenarios/world.js';
 
@@ -16,3 +16,8 @@ export interface HandlerContext {
 export type Handler = (request: AcceptedRequest, context: HandlerContext) => Answer | undefined;
 
 export type Handlers = Record<string, Handler>;
+
+/** A location-scoped success: `{location, data}` with the location the client asked for. */
+export function locationAnswer(request: AcceptedRequest, context: HandlerContext, data: unknown): Answer {
+  return { status: 200, body: { location: resolveLocation(context.project, request.query.location), data } };
+}

@@ -4,14 +4,8 @@
  * pending until its scripted poll or time, then complete or failed, and expired once past its expiry.
  */
 import { InvalidRequestError } from '../errors.js';
-import { resolveLocation } from '../location.js';
-import type { AcceptedRequest } from '../responders.js';
 import type { AttemptState, World } from '../scenarios/world.js';
-import type { HandlerContext, Handlers } from './handler.js';
-
-function envelope(request: AcceptedRequest, context: HandlerContext, data: unknown) {
-  return { status: 200, body: { location: resolveLocation(context.project, request.query.location), data } };
-}
+import { locationAnswer, type Handlers } from './handler.js';
 
 /** Moves an attempt along on a poll at `now`; once settled it stays settled. */
 function poll(world: World, attempt: AttemptState, now: number): AttemptState['settled'] {
@@ -38,7 +32,7 @@ function connect(world: World, integrationID: string, id: string, label: string)
 export const integrationHandlers: Handlers = {
   'v2.integration.list': (request, context) => {
     if (context.world.integrations.size === 0) return undefined;
-    return envelope(request, context, [...context.world.integrations.values()]);
+    return locationAnswer(request, context, [...context.world.integrations.values()]);
   },
 
   'v2.integration.connect.key': (request, { world, now }) => {
@@ -76,6 +70,6 @@ export const integrationHandlers: Handlers = {
     const { created, expires } = attempt.definition;
     const status = settled?.status ?? 'pending';
     const message = status === 'failed' ? (attempt.definition.settles?.message ?? 'Authorization failed') : undefined;
-    return envelope(request, context, { status, time: { created, expires }, ...(message ? { message } : {}) });
+    return locationAnswer(request, context, { status, time: { created, expires }, ...(message ? { message } : {}) });
   },
 };

@@ -9,7 +9,7 @@ import { resolveLocation, type LocationInfo, type ProjectContext } from '../loca
 import { createRandom } from '../random.js';
 import type { AcceptedRequest } from '../responders.js';
 import type { World } from '../scenarios/world.js';
-import type { HandlerContext, Handlers } from './handler.js';
+import { locationAnswer, type Handlers } from './handler.js';
 
 /** Shells the real server starts as login shells (it appends `-l` to their args). */
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
@@ -19,10 +19,6 @@ const FIRST_PID = 7400;
 
 const ADJECTIVES = ['kind', 'quiet', 'brave', 'calm', 'bright', 'swift', 'gentle', 'bold'] as const;
 const NOUNS = ['harbor', 'river', 'otter', 'falcon', 'meadow', 'forest', 'comet', 'summit'] as const;
-
-function envelope(request: AcceptedRequest, context: HandlerContext, data: unknown) {
-  return { status: 200, body: { location: resolveLocation(context.project, request.query.location), data } };
-}
 
 /** The location's directory as an absolute path; a relative one is taken from the project directory, as the real server takes it from its cwd. */
 function absoluteDirectory(project: ProjectContext, location: LocationInfo): string {
@@ -94,7 +90,7 @@ export const locationHandlers: Handlers = {
       pid: nextPid(world),
     };
     world.ptys.set(id, { definition: { record } });
-    return envelope(request, context, record);
+    return locationAnswer(request, context, record);
   },
 
   'v2.reference.list': (request, context) => {
@@ -107,7 +103,7 @@ export const locationHandlers: Handlers = {
   'v2.plugin.list': (request, context) => {
     const { plugins } = context.world.scenario;
     if (plugins.length === 0) return undefined;
-    return envelope(request, context, plugins.map((id) => ({ id })));
+    return locationAnswer(request, context, plugins.map((id) => ({ id })));
   },
 
   'v2.fs.list': (request, context) => {
@@ -119,7 +115,7 @@ export const locationHandlers: Handlers = {
 
   'v2.model.default': (request, context) => {
     const { model } = context.world.scenario;
-    return model ? envelope(request, context, model) : undefined;
+    return model ? locationAnswer(request, context, model) : undefined;
   },
 
   'v2.projectCopy.create': (request, { world, project }) => {

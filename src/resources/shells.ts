@@ -4,9 +4,8 @@
  * clears it) and is a no-op on a command that is no longer running.
  */
 import { ShellNotFoundError } from '../errors.js';
-import { resolveLocation } from '../location.js';
 import type { ShellState, World } from '../scenarios/world.js';
-import type { HandlerContext, Handlers } from './handler.js';
+import { locationAnswer, type Handlers } from './handler.js';
 
 function record(world: World, shell: ShellState, now: number): Record<string, unknown> {
   const { definition } = shell;
@@ -31,12 +30,8 @@ function shellOrThrow(world: World, id: string | undefined): ShellState {
   return shell;
 }
 
-function envelope(request: Parameters<Handlers[string]>[0], context: HandlerContext, data: unknown) {
-  return { status: 200, body: { location: resolveLocation(context.project, request.query.location), data } };
-}
-
 export const shellHandlers: Handlers = {
-  'v2.shell.get': (request, context) => envelope(request, context, record(context.world, shellOrThrow(context.world, request.pathParams.id), context.now)),
+  'v2.shell.get': (request, context) => locationAnswer(request, context, record(context.world, shellOrThrow(context.world, request.pathParams.id), context.now)),
 
   'v2.shell.timeout': (request, context) => {
     const shell = shellOrThrow(context.world, request.pathParams.id);
@@ -44,6 +39,6 @@ export const shellHandlers: Handlers = {
       const timeout = (request.body as { timeout: number }).timeout;
       shell.deadline = timeout === 0 ? undefined : context.now + timeout;
     }
-    return envelope(request, context, record(context.world, shell, context.now));
+    return locationAnswer(request, context, record(context.world, shell, context.now));
   },
 };
