@@ -142,9 +142,18 @@ function headerText(value: string | string[] | undefined): string | undefined {
 }
 
 async function chooseAnswer(responders: Responder[], request: AcceptedRequest): Promise<{ answer: Answer; layer: string }> {
+  // A Prefer control asks for the spec-driven answer explicitly: stateful layers step aside for it.
+  const explicit = Object.keys(request.preferences).length > 0;
   for (const responder of responders) {
-    const answer = await responder.respond(request);
-    if (answer) return { answer, layer: responder.name };
+    if (explicit && !responder.honorsPreferences) continue;
+    try {
+      const answer = await responder.respond(request);
+      if (answer) return { answer, layer: responder.name };
+    } catch (error) {
+      // A declared error a layer decided on is that layer's answer.
+      if (error instanceof TaggedError) return { answer: { status: error.status, body: error.toBody(), headers: error.headers }, layer: responder.name };
+      throw error;
+    }
   }
   throw new Error(`No responder answered ${request.operation.operationId}`);
 }

@@ -23,7 +23,8 @@ export interface Answer {
 }
 
 export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {
-  const url = new URL(req.url ?? '/', 'http://sim.invalid');
+  // Prefixing the origin keeps a path like `//api/plugin` a path instead of a host.
+  const url = new URL(`http://sim.invalid${req.url ?? '/'}`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -64,7 +65,13 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
 export function corsHeaders(req: IncomingMessage): Record<string, string> {
   const origin = req.headers.origin;
   if (!origin) return { vary: 'Origin' };
-  return { vary: 'Origin', 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' };
+  return {
+    vary: 'Origin',
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    // Let browser code read the simulator's explanations and the auth challenge.
+    'access-control-expose-headers': 'x-sim-layer, x-sim-operation, x-sim-request-id, x-sim-violations, x-sim-rule, www-authenticate',
+  };
 }
 
 export function preflightHeaders(req: IncomingMessage): Record<string, string> {

@@ -22,6 +22,8 @@ export interface AcceptedRequest {
 export interface Responder {
   /** Names the layer in the journal and the `x-sim-layer` header. */
   readonly name: string;
+  /** Serves `Prefer: code/example/dynamic`; layers without it are skipped for requests that carry one. */
+  readonly honorsPreferences?: boolean;
   respond(request: AcceptedRequest): Promise<Answer | undefined>;
 }
 
@@ -31,6 +33,7 @@ export const BASIC_CHALLENGE = 'Basic realm="Secure Area"';
 export function fallbackResponder(fallback: Fallback, project: ProjectContext): Responder {
   return {
     name: 'fallback',
+    honorsPreferences: true,
     async respond(request) {
       const { status, body } = await fallback.answer({
         operation: request.operation,

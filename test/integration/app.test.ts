@@ -196,3 +196,16 @@ describe('HEAD', () => {
     expect(res.text ?? '').toBe('');
   });
 });
+
+describe('odd paths and browsers', () => {
+  it('reads a doubled slash as a path, not a host', async () => {
+    const res = await request(app).get('//api/plugin');
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('No operation of the interface matches GET //api/plugin');
+  });
+
+  it('lets browser code read the simulator headers', async () => {
+    const res = await request(app).get('/api/plugin').set('Origin', 'http://localhost:5173');
+    expect(res.headers['access-control-expose-headers']).toContain('x-sim-layer');
+  });
+});

@@ -55,3 +55,22 @@ describe('control API', () => {
     await expect(createApp({ scenario: 'does-not-exist', log: () => {} })).rejects.toThrow(/No scenario "does-not-exist"/);
   });
 });
+
+describe('scenario layers', () => {
+  it('step aside for an explicit Prefer control', async () => {
+    const app = await createApp({ scenario: 'default', log: () => {} });
+    const forced = await request(app).get(`/api/session/${SES}/message`).set('Prefer', 'code=404');
+    expect(forced.status).toBe(404);
+    expect(forced.headers['x-sim-layer']).toBe('fallback');
+    const normal = await request(app).get(`/api/session/${SES}/message?limit=1`);
+    expect(normal.headers['x-sim-layer']).toBe('scenario');
+  });
+
+  it('own the declared errors they decide on', async () => {
+    const app = await createApp({ scenario: 'busy-session', log: () => {} });
+    const busy = await request(app).post(`/api/session/${SES}/revert/stage`).send(stage);
+    expect(busy.status).toBe(409);
+    expect(busy.headers['x-sim-layer']).toBe('scenario');
+    expect(busy.headers['x-sim-operation']).toBe('v2.session.revert.stage');
+  });
+});
