@@ -96,6 +96,11 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
     const tag = discriminator && typeof value === 'object' && value !== null ? (value as Json)[discriminator.propertyName] : undefined;
     const variant = typeof tag === 'string' ? discriminator?.mapping?.[tag]?.split('/').pop() : undefined;
     if (variant && variant !== name) return checkComponent(variant, value);
+    if (discriminator?.mapping && typeof tag === 'string') {
+      // An unknown variant: one sentence beats every branch's complaints.
+      const known = Object.keys(discriminator.mapping).map((k) => JSON.stringify(k)).join(', ');
+      return [{ path: discriminator.propertyName, message: `must be one of ${known}` }];
+    }
     let check = componentChecks.get(name);
     if (!check) {
       if (!schemas[name]) throw new Error(`The spec has no component schema ${name}`);

@@ -63,14 +63,16 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   }
   const raw = doc.toJS() as unknown;
   const validate = scenarioValidator();
-  if (!validate(raw)) throw new ScenarioError(describe(validate.errors ?? []).map(([path, message, atKey]) => at(path, message, atKey)));
-
-  const source = raw as Json;
-  const name = source.name as string;
-  if (name !== basename(file).replace(/\.ya?ml$/, '') && !file.startsWith('<')) {
-    throw new ScenarioError([at(['name'], `name "${name}" must match the file name ${basename(file)}`)]);
+  const formatProblems = validate(raw) ? [] : describe(validate.errors ?? []).map(([path, message, atKey]) => at(path, message, atKey));
+  const name = (raw as Json | null)?.name;
+  if (typeof name === 'string' && name !== basename(file).replace(/\.ya?ml$/, '') && !file.startsWith('<')) {
+    formatProblems.push(at(['name'], `name "${name}" must match the file name ${basename(file)}`));
   }
-  const seed = (source.seed as string | undefined) ?? name;
+  // Records are checked against the spec only once the file has the format's shape.
+  if (formatProblems.length) throw new ScenarioError(formatProblems);
+  const source = raw as Json;
+  const scenarioName = source.name as string;
+  const seed = (source.seed as string | undefined) ?? scenarioName;
   const start = source.start ? Date.parse(source.start as string) : DEFAULT_START;
   const random = createRandom(seed);
   const ids = createIds(random);
@@ -108,7 +110,14 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   const forms = ((source.forms as Json[] | undefined) ?? []).map((f, i): FormDefinition => {
     const { appears, cancelled, ...record } = f;
     if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], `session ${String(f.sessionID)} is not declared in sessions`));
-    for (const d of spec.checkComponent('FormRequest', record)) problems.push(at(['forms', i], `form ${String(f.id)}: ${d.path || '(form)'} ${d.message} (spec FormRequest)`));
+    // Each field on its own, so a problem is reported at the field and only for the field's own type.
+    const fields = Array.isArray(record.fields) ? (record.fields as unknown[]) : [];
+    fields.forEach((field, j) => {
+      for (const d of spec.checkComponent('FormField', field)) problems.push(at(['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}: ${d.path || '(field)'} ${d.message} (spec FormField)`));
+    });
+    for (const d of spec.checkComponent('FormRequest', record)) {
+      if (!/^fields\.\d/.test(d.path)) problems.push(at(['forms', i], `form ${String(f.id)}: ${d.path || '(form)'} ${d.message} (spec FormRequest)`));
+    }
     return { record: record as FormDefinition['record'], appears: appears === undefined ? start : ms(appears), cancelled: cancelled === undefined ? undefined : ms(cancelled) };
   });
   duplicates(forms.map((f) => f.record.id), (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)));
@@ -185,7 +194,7 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
 
   if (problems.length) throw new ScenarioError(problems);
   return {
-    name,
+    name: scenarioName,
     description: source.description as string | undefined,
     file,
     seed,

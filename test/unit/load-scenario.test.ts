@@ -52,6 +52,17 @@ describe('parseScenario', () => {
     expect(found).toEqual(['4:16 session ses_x is not declared in sessions', expect.stringMatching(/^3:5 form frm_1: url is required/)]);
   });
 
+  it('reports a form field problem at the field, once, naming the types there are', () => {
+    const found = problems('name: demo\nsessions: [{ id: ses_a }]\nforms:\n  - id: frm_1\n    sessionID: ses_a\n    title: t\n    mode: form\n    fields:\n      - { key: a, type: strnig }\n');
+    expect(found).toEqual(['9:9 form frm_1 field 1: type must be one of "string", "number", "integer", "boolean", "multiselect" (spec FormField)']);
+  });
+
+  it('reports every format problem of a file in one go, the file name check included', () => {
+    expect(() => parseScenario('name: other\nshells: [{ id: sh_1, command: x, timeout: -5 }]\n', '/somewhere/demo.yaml', spec)).toThrow(
+      /demo.yaml:2:\d+: timeout must be >= 0\n.*demo.yaml:1:7: name "other" must match the file name demo.yaml/,
+    );
+  });
+
   it('reports YAML syntax errors with their position', () => {
     expect(problems('name: demo\nsessions: [\n')[0]).toMatch(/^\d+:\d+ YAML: /);
   });
