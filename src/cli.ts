@@ -71,6 +71,10 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
   }
+  if (values.port !== undefined && !/^\d+$/.test(values.port)) {
+    process.stderr.write(`session-agent-sim: port must be an integer from 0 to 65535, got "${values.port}"\n`);
+    return 2;
+  }
   const options: SimOptions = {
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host,
@@ -96,8 +100,12 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
     return -1; // keep running
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ScenarioError || error instanceof SimScenarioNotFoundError) {
+    if (error instanceof ConfigError || error instanceof ScenarioError) {
       process.stderr.write(`session-agent-sim: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof SimScenarioNotFoundError) {
+      process.stderr.write(`session-agent-sim: ${error.message}. ${String(error.fields.hint)}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;

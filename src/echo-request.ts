@@ -46,8 +46,10 @@ function replaceIdentity(record: Record<string, unknown>, sources: IdentitySourc
     const value = from(params, body);
     const old = record[field];
     if (typeof value === 'string' && typeof old === 'string' && value !== old) {
-      record[field] = value;
-      if (typeof record.message === 'string') record.message = record.message.split(old).join(value);
+      // The id also appears inside other fields (a message, a shell's output file): say it the same everywhere.
+      for (const [key, text] of Object.entries(record)) {
+        if (typeof text === 'string') record[key] = text.split(old).join(value);
+      }
     }
   }
   return record;

@@ -7,16 +7,16 @@ import { ShellNotFoundError } from '../errors.js';
 import type { ShellState, World } from '../scenarios/world.js';
 import { locationAnswer, type Handlers } from './handler.js';
 
-function record(world: World, shell: ShellState, now: number): Record<string, unknown> {
+function record(world: World, shell: ShellState, now: number, projectDirectory: string): Record<string, unknown> {
   const { definition } = shell;
   const { status, completed, exit } = world.shellStatus(shell, now);
   return {
     id: definition.id,
     status,
     command: definition.command,
-    cwd: definition.cwd,
+    cwd: definition.cwd ?? projectDirectory,
     shell: definition.shell,
-    file: `/tmp/session-agent-sim/shell/${definition.id}.log`,
+    file: `/tmp/session-agent/shell/${definition.id}.log`,
     metadata: {},
     time: completed === undefined ? { started: definition.started } : { started: definition.started, completed },
     pid: definition.pid,
@@ -31,7 +31,7 @@ function shellOrThrow(world: World, id: string | undefined): ShellState {
 }
 
 export const shellHandlers: Handlers = {
-  'v2.shell.get': (request, context) => locationAnswer(request, context, record(context.world, shellOrThrow(context.world, request.pathParams.id), context.now)),
+  'v2.shell.get': (request, context) => locationAnswer(request, context, record(context.world, shellOrThrow(context.world, request.pathParams.id), context.now, context.project.directory)),
 
   'v2.shell.timeout': (request, context) => {
     const shell = shellOrThrow(context.world, request.pathParams.id);
@@ -39,6 +39,6 @@ export const shellHandlers: Handlers = {
       const timeout = (request.body as { timeout: number }).timeout;
       shell.deadline = timeout === 0 ? undefined : context.now + timeout;
     }
-    return locationAnswer(request, context, record(context.world, shell, context.now));
+    return locationAnswer(request, context, record(context.world, shell, context.now, context.project.directory));
   },
 };

@@ -37,7 +37,8 @@ export interface FormDefinition {
 export interface ShellDefinition {
   readonly id: string;
   readonly command: string;
-  readonly cwd: string;
+  /** Absent: the simulator's project directory (`--project-dir`), decided when served. */
+  readonly cwd?: string;
   readonly shell: string;
   readonly pid: number;
   readonly started: number;

@@ -128,7 +128,7 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
     return {
       id: sh.id as string,
       command: sh.command as string,
-      cwd: (sh.cwd as string | undefined) ?? DEFAULT_PROJECT_DIR,
+      cwd: sh.cwd as string | undefined,
       shell: (sh.shell as string | undefined) ?? '/bin/bash',
       pid: (sh.pid as number | undefined) ?? 4100 + i,
       started: start,
