@@ -20,13 +20,16 @@ import { projectContext } from './location.js';
 import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi.js';
 import { readPreferences } from './preferences.js';
 import { validateRequest } from './request-validation.js';
-import { fallbackResponder, type AcceptedRequest, type Responder } from './responders.js';
+import { forward, type Upstream } from './upstream.js';
+import { fallbackResponder, upstreamResponder, type AcceptedRequest, type Responder } from './responders.js';
 import { findOperation } from './router.js';
 import { createScenarioHost, type ScenarioHost } from './scenarios/scenario-host.js';
 import { ruleResponder, scenarioResponder } from './scenarios/scenario-responder.js';
 
 export interface PipelineDeps {
   config: SimConfig;
+  /** Set in proxy mode: every request goes to this server. */
+  upstream?: Upstream;
   spec: SpecIndex;
   clock: Clock;
   journal: Journal;
@@ -44,13 +47,17 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
   const clock = createClock({ realTime: config.realTime });
   const project = projectContext(config.projectDir, config.projectId);
-  const scenarios = config.scenario === undefined ? undefined : createScenarioHost(spec, clock, config.scenario);
+  const upstream = config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
+  const scenarios = config.scenario === undefined || upstream ? undefined : createScenarioHost(spec, clock, config.scenario);
   const deps: PipelineDeps = {
     config,
+    upstream,
     spec,
     clock,
     journal: createJournal(),
-    responders: [...(scenarios ? [ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
+    responders: upstream
+      ? [upstreamResponder(upstream)]
+      : [...(scenarios ? [ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
     scenarios,
   };
   const app = express() as SimApp;
@@ -86,15 +93,22 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         answer = control(exchange);
         layer = 'control';
       } else {
-        // 3. Route.
-        const routed = route(deps.spec, exchange);
-        operation = routed.operation;
-        // 4. Validate the request.
-        const request = accept(routed.operation, routed.params, exchange);
-        // 5. Choose who answers.
-        ({ answer, layer } = await chooseAnswer(deps.responders, request));
-        // 6. Check the answer against the spec.
-        violations = checkAnswer(operation, answer.status, answer.body);
+        // 3. Route. A proxy passes on what the spec does not know, and says so.
+        const routed = route(deps.spec, exchange, deps.upstream !== undefined);
+        if (!routed) {
+          answer = await forward(exchange, deps.upstream as Upstream);
+          layer = 'upstream';
+          violations = ['request: no operation of the spec matches'];
+        } else {
+          operation = routed.operation;
+          // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
+          const { request, problems } = accept(routed.operation, routed.params, exchange, deps.upstream !== undefined);
+          violations = problems;
+          // 5. Choose who answers.
+          ({ answer, layer } = await chooseAnswer(deps.responders, request));
+          // 6. Check the answer against the spec (a stream is checked by nobody: it is still being written).
+          if (!answer.stream) violations = [...violations, ...checkAnswer(operation, answer.status, answer.body)];
+        }
       }
     } catch (error) {
       ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
@@ -121,20 +135,22 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
   };
 }
 
-function route(spec: SpecIndex, exchange: Exchange): { operation: OperationDefinition; params: Record<string, string> } {
+function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {
   const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
   if (found.kind === 'found') return found;
+  if (passThrough) return undefined;
   if (found.kind === 'method-not-allowed') throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
   throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);
 }
 
-function accept(operation: OperationDefinition, pathParams: Record<string, string>, exchange: Exchange): AcceptedRequest {
+function accept(operation: OperationDefinition, pathParams: Record<string, string>, exchange: Exchange, passThrough: boolean): { request: AcceptedRequest; problems: string[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, { pathParams, searchParams: exchange.searchParams, contentType, rawBody: exchange.rawBody });
   if (exchange.bodyTooLarge) violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
-  if (violations.length) throw toDeclaredError(operation, violations, pathParams);
-  const preferences = readPreferences(headerText(exchange.headers.prefer), operation);
-  return { exchange, operation, pathParams, query, body, preferences };
+  if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
+  // Prefer controls steer the mock; to a real server they are just a header to pass on.
+  const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
+  return { request: { exchange, operation, pathParams, query, body, preferences }, problems: violations.map((v) => `request: ${v.message}`) };
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -151,7 +167,7 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
       if (answer) return { answer, layer: responder.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError) return { answer: { status: error.status, body: error.toBody(), headers: error.headers }, layer: responder.name };
+      if (error instanceof TaggedError && !error._tag.startsWith('Sim')) return { answer: { status: error.status, body: error.toBody(), headers: error.headers }, layer: responder.name };
       throw error;
     }
   }

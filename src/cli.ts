@@ -17,6 +17,7 @@ const USAGE = `Usage: session-agent-sim <command> [options]
 
 Commands:
   mock              Serve the interface: the default scenario, another with --scenario, examples behind it
+  proxy             Forward every request to --upstream URL, checking each answer against the spec
   validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
 
 Options for mock:
@@ -30,6 +31,8 @@ Options for mock:
   --real-time     Let the clock follow wall time (default: virtual, moves only when advanced)
   -h, --help      Show this help
   -v, --version   Show the version
+
+Options for proxy: --upstream URL (required), --upstream-timeout MS (default 30000), --port, --host
 
 Per request: Prefer: code=404 | example=<name> | dynamic=true`;
 
@@ -47,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
         'project-dir': { type: 'string' },
         'real-time': { type: 'boolean' },
         scenario: { type: 'string' },
+        upstream: { type: 'string' },
+        'upstream-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -67,8 +72,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0] ?? 'mock';
   if (command === 'validate') return validateScenarios(positionals.slice(1));
-  if (command !== 'mock') {
+  if (command !== 'mock' && command !== 'proxy') {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (command === 'proxy' && !values.upstream) {
+    process.stderr.write(`session-agent-sim: proxy needs --upstream URL (the real server)\n\n${USAGE}\n`);
     return 2;
   }
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
@@ -83,15 +92,19 @@ export async function main(argv: string[]): Promise<number> {
     projectDir: values['project-dir'],
     realTime: values['real-time'],
     // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
-    scenario: values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
+    scenario: command === 'proxy' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
+    upstream: command === 'proxy' ? values.upstream : undefined,
+    upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
   };
   try {
     const sim = await startServer(options);
     const { config, spec } = sim.app.sim;
     const source = config.scenario ? `scenario ${sim.app.sim.scenarios?.world.scenario.name ?? config.scenario}, ` : '';
     process.stdout.write(
-      `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
-        `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
+      config.upstream
+        ? `session-agent-sim proxy: ${sim.url} → ${config.upstream}, answers checked against ${spec.operations.length} operations\n`
+        : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
+            `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
     );
     const stop = () => {
       void sim.close().then(() => process.exit(0));

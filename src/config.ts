@@ -24,13 +24,17 @@ export interface SimOptions {
   realTime?: boolean;
   /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
   scenario?: string;
+  /** Proxy mode: forward every request to this server (http or https URL) and check its answers. */
+  upstream?: string;
+  /** How long to wait for the upstream's answer, in ms. */
+  upstreamTimeout?: number;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
 }
 
-export type SimConfig = Required<Omit<SimOptions, 'projectId' | 'scenario'>> & { projectId?: string; scenario?: string };
+export type SimConfig = Required<Omit<SimOptions, 'projectId' | 'scenario' | 'upstream'>> & { projectId?: string; scenario?: string; upstream?: string };
 
 export const DEFAULTS = {
   port: 4010,
@@ -41,6 +45,7 @@ export const DEFAULTS = {
   specPath: DEFAULT_SPEC_PATH,
   realTime: false,
   bodyLimit: 10 * 1024 * 1024,
+  upstreamTimeout: 30_000,
 } as const;
 
 export class ConfigError extends Error {}
@@ -59,5 +64,7 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   if (!config.projectDir.startsWith('/')) throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
   if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
+  if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
+  if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
   return config;
 }

@@ -240,3 +240,12 @@ export class SimControlRequestError extends TaggedError {
     super({ message, hint });
   }
 }
+
+/** The real server could not be reached, or answered something that is not HTTP+JSON. */
+export class SimUpstreamError extends TaggedError {
+  readonly _tag = 'SimUpstreamError';
+  readonly status = 502;
+  constructor(request: string, why: string, code: string | undefined) {
+    super({ message: `Upstream failed for ${request}: ${why}`, code, hint: 'Check that the upstream server runs and answers at --upstream' });
+  }
+}

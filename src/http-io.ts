@@ -9,6 +9,8 @@ export interface Exchange {
   now: number;
   method: string;
   pathname: string;
+  /** The query as sent (`?a=1`, or empty), for forwarding byte for byte. */
+  search: string;
   searchParams: URLSearchParams;
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
@@ -18,8 +20,13 @@ export interface Exchange {
 
 export interface Answer {
   status: number;
+  /** A JSON value, serialised when sent (unless `raw` is given). */
   body?: unknown;
   headers?: Record<string, string>;
+  /** Exact bytes to send (a forwarded answer); `body` is then their parsed form, for checking. */
+  raw?: Buffer;
+  /** A stream to pipe through as it comes (server-sent events). */
+  stream?: NodeJS.ReadableStream;
 }
 
 export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {
@@ -37,6 +44,7 @@ export async function readExchange(req: IncomingMessage, id: string, now: number
     now,
     method: (req.method ?? 'GET').toUpperCase(),
     pathname: url.pathname,
+    search: url.search,
     searchParams: url.searchParams,
     headers: req.headers,
     rawBody: size <= bodyLimit ? Buffer.concat(chunks) : Buffer.alloc(0),
@@ -46,6 +54,17 @@ export async function readExchange(req: IncomingMessage, id: string, now: number
 
 export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string>): void {
   const headers: Record<string, string> = { ...extraHeaders, ...answer.headers };
+  if (answer.stream) {
+    res.writeHead(answer.status, headers);
+    res.flushHeaders();
+    answer.stream.pipe(res);
+    return;
+  }
+  if (answer.raw) {
+    res.writeHead(answer.status, { ...headers, 'content-length': String(answer.raw.length) });
+    res.end(res.req.method === 'HEAD' ? undefined : answer.raw);
+    return;
+  }
   if (answer.body === undefined || answer.status === 204) {
     res.writeHead(answer.status, { ...headers, 'content-length': '0' });
     res.end();

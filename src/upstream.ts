@@ -1,0 +1,71 @@
+/**
+ * Forwards an exchange to the real server: method, path, query, body and end-to-end headers; hop-by-hop
+ * headers are dropped both ways. Event streams come back as streams, untouched; everything else is read
+ * whole so it can be checked against the spec. Any failure of the upstream becomes a `SimUpstreamError`.
+ */
+// Namespaces, not named imports: request is looked up per call, so interceptors (nock in tests) see it.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { SimUpstreamError } from './errors.js';
+import type { Answer, Exchange } from './http-io.js';
+
+/** RFC 9110 §7.6.1 connection-specific headers, plus `host` (it names the upstream, not us). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+
+export interface Upstream {
+  url: URL;
+  timeoutMs: number;
+}
+
+function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Record<string, string> {
+  const named = new Set([...HOP_BY_HOP, ...drop, ...String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase())]);
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || named.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer> {
+  const target = new URL(`${exchange.pathname}${exchange.search}`, upstream.url);
+  // Ask for identity encoding: answers are checked (and, later, recorded) as plain text.
+  const headers: Record<string, string> = { ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']), 'accept-encoding': 'identity' };
+  if (exchange.rawBody.length) headers['content-length'] = String(exchange.rawBody.length);
+  const send = target.protocol === 'https:' ? https.request : http.request;
+  const where = `${exchange.method} ${target.href}`;
+
+  return new Promise<Answer>((resolve, reject) => {
+    const req = send(target, { method: exchange.method, headers, timeout: upstream.timeoutMs }, (res) => {
+      const status = res.statusCode ?? 502;
+      const answerHeaders = endToEnd(res.headers, ['content-length']);
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        resolve({ status, headers: answerHeaders, stream: res });
+        return;
+      }
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', (error) => reject(new SimUpstreamError(where, 'the upstream broke off its answer', (error as NodeJS.ErrnoException).code)));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        let body: unknown;
+        if (String(res.headers['content-type'] ?? '').includes('json') && raw.length) {
+          try {
+            body = JSON.parse(raw.toString('utf8'));
+          } catch {
+            reject(new SimUpstreamError(where, 'the upstream answered malformed JSON', 'EBADJSON'));
+            return;
+          }
+        }
+        resolve({ status, headers: answerHeaders, body, raw });
+      });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? 'EUPSTREAM';
+      const why = code === 'ECONNREFUSED' ? 'nothing is listening there' : code === 'ETIMEDOUT' ? `no answer within ${upstream.timeoutMs} ms` : code === 'ECONNRESET' ? 'the connection was reset' : error.message;
+      reject(new SimUpstreamError(where, why, code));
+    });
+    req.end(exchange.rawBody.length ? exchange.rawBody : undefined);
+  });
+}

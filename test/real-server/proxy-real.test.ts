@@ -1,0 +1,56 @@
+/**
+ * The proxy in front of the real server (opencode-ai's `opencode serve`, an older version than the spec):
+ * everything passes through, and where the real server departs from the spec the journal says so.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type SimApp } from '../../src/app.js';
+import { realServerAvailable, startRealServer, type RealServer } from '../support/real-server.js';
+
+interface Entry {
+  operationId?: string;
+  status: number;
+  violations?: string[];
+}
+
+describe.skipIf(!realServerAvailable())('proxy in front of the real server', () => {
+  let real: RealServer;
+  let app: SimApp;
+
+  beforeAll(async () => {
+    real = await startRealServer();
+    app = await createApp({ upstream: real.url, log: () => {} });
+  }, 60_000);
+
+  afterAll(async () => {
+    await real?.stop();
+  });
+
+  it('passes a session flow through and reports the real server drift', async () => {
+    const created = await request(app).post('/api/session').set('content-type', 'application/json').send('{}');
+    expect(created.status).toBe(200);
+    const sessionID = created.body.data.id as string;
+    expect(sessionID).toMatch(/^ses_/);
+
+    await request(app).post(`/api/session/${sessionID}/agent`).send({ agent: 'plan' }).expect(204);
+    await request(app).post(`/api/session/${sessionID}/model`).send({ model: { id: 'gpt-4o', providerID: 'openai' } }).expect(204);
+    const page = await request(app).get(`/api/session/${sessionID}/message?limit=1`);
+    expect(page.status).toBe(200);
+    expect(page.body.data[0]).toMatchObject({ type: 'model-switched' });
+    const compact = await request(app).post(`/api/session/${sessionID}/compact`).set('content-type', 'application/json').send('{}');
+    const permission = await request(app).post(`/api/session/${sessionID}/permission`).send({ action: 'bash', resources: ['ls'] });
+    const fsList = await request(app).get(`/api/fs/list?location[directory]=${encodeURIComponent(real.directory)}`);
+    expect(fsList.status).toBe(200);
+    expect(fsList.body.location.directory).toBe(real.directory);
+
+    const entries = (await request(app).get('/__sim/journal')).body.entries as Entry[];
+    const byOperation = (id: string) => entries.find((e) => e.operationId === id);
+    // Known drift of this older server: compact is stubbed (503), permissions add `effect`.
+    expect(compact.status).toBe(503);
+    expect(byOperation('v2.session.compact')?.violations).toEqual(['status 503 is not declared by v2.session.compact']);
+    expect(permission.body.data).toHaveProperty('effect');
+    expect(byOperation('v2.session.permission.create')?.violations).toEqual(['data.effect is not an allowed field']);
+    expect(byOperation('v2.session.switchAgent')?.violations).toBeUndefined();
+    expect(entries[0]?.violations).toEqual(['request: no operation of the spec matches']);
+  }, 60_000);
+});
