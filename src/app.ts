@@ -20,16 +20,17 @@ import { projectContext } from './location.js';
 import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi.js';
 import { readPreferences } from './preferences.js';
 import { validateRequest } from './request-validation.js';
-import { forward, type Upstream } from './upstream.js';
-import { fallbackResponder, upstreamResponder, type AcceptedRequest, type Responder } from './responders.js';
+import { createModePassThrough } from './modes.js';
+import { passThroughResponder, type PassThrough } from './pass-through.js';
+import { fallbackResponder, type AcceptedRequest, type Responder } from './responders.js';
 import { findOperation } from './router.js';
 import { createScenarioHost, type ScenarioHost } from './scenarios/scenario-host.js';
 import { ruleResponder, scenarioResponder } from './scenarios/scenario-responder.js';
 
 export interface PipelineDeps {
   config: SimConfig;
-  /** Set in proxy mode: every request goes to this server. */
-  upstream?: Upstream;
+  /** Set in the proxy, record and replay modes: what answers requests, including those outside the spec. */
+  passThrough?: PassThrough;
   spec: SpecIndex;
   clock: Clock;
   journal: Journal;
@@ -47,16 +48,16 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
   const clock = createClock({ realTime: config.realTime });
   const project = projectContext(config.projectDir, config.projectId);
-  const upstream = config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
-  const scenarios = config.scenario === undefined || upstream ? undefined : createScenarioHost(spec, clock, config.scenario);
+  const passThrough = createModePassThrough(config, spec);
+  const scenarios = config.scenario === undefined || passThrough ? undefined : createScenarioHost(spec, clock, config.scenario);
   const deps: PipelineDeps = {
     config,
-    upstream,
+    passThrough,
     spec,
     clock,
     journal: createJournal(),
-    responders: upstream
-      ? [upstreamResponder(upstream)]
+    responders: passThrough
+      ? [passThroughResponder(passThrough)]
       : [...(scenarios ? [ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
     scenarios,
   };
@@ -94,15 +95,16 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         layer = 'control';
       } else {
         // 3. Route. A proxy passes on what the spec does not know, and says so.
-        const routed = route(deps.spec, exchange, deps.upstream !== undefined);
+        const routed = route(deps.spec, exchange, deps.passThrough !== undefined);
         if (!routed) {
-          answer = await forward(exchange, deps.upstream as Upstream);
-          layer = 'upstream';
+          const passed = await (deps.passThrough as PassThrough)(exchange, {});
+          ({ layer } = passed);
+          answer = passed;
           violations = ['request: no operation of the spec matches'];
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
-          const { request, problems } = accept(routed.operation, routed.params, exchange, deps.upstream !== undefined);
+          const { request, problems } = accept(routed.operation, routed.params, exchange, deps.passThrough !== undefined);
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.responders, request));
@@ -164,7 +166,7 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
     if (explicit && !responder.honorsPreferences) continue;
     try {
       const answer = await responder.respond(request);
-      if (answer) return { answer, layer: responder.name };
+      if (answer) return { answer, layer: answer.layer ?? responder.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
       if (error instanceof TaggedError && !error._tag.startsWith('Sim')) return { answer: { status: error.status, body: error.toBody(), headers: error.headers }, layer: responder.name };

@@ -18,6 +18,8 @@ const USAGE = `Usage: session-agent-sim <command> [options]
 Commands:
   mock              Serve the interface: the default scenario, another with --scenario, examples behind it
   proxy             Forward every request to --upstream URL, checking each answer against the spec
+  record            Like proxy, and write every exchange to --recording FILE (secrets redacted)
+  replay            Answer from --recording FILE (a miss is an error); with --upstream, record what is missing
   validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
 
 Options for mock:
@@ -32,7 +34,14 @@ Options for mock:
   -h, --help      Show this help
   -v, --version   Show the version
 
-Options for proxy: --upstream URL (required), --upstream-timeout MS (default 30000), --port, --host
+Options for proxy, record, replay:
+  --upstream URL          the real server (required for proxy and record)
+  --upstream-timeout MS   how long to wait for it (default 30000)
+  --recording FILE        the recording to write (record) or read (replay), e.g. recordings/flow.yaml
+  --redact-header NAME    also redact this header (repeatable; authorization, cookies are always redacted)
+  --redact-query NAME     also redact this query value (repeatable; auth_token always is)
+  --redact-pointer /a/b   also redact this JSON body field (repeatable; connect/key's /key always is)
+  --ignore NAME|/a/b      leave a query parameter or body field out when matching a replayed request
 
 Per request: Prefer: code=404 | example=<name> | dynamic=true`;
 
@@ -52,6 +61,11 @@ export async function main(argv: string[]): Promise<number> {
         scenario: { type: 'string' },
         upstream: { type: 'string' },
         'upstream-timeout': { type: 'string' },
+        recording: { type: 'string' },
+        'redact-header': { type: 'string', multiple: true },
+        'redact-query': { type: 'string', multiple: true },
+        'redact-pointer': { type: 'string', multiple: true },
+        ignore: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -72,12 +86,16 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0] ?? 'mock';
   if (command === 'validate') return validateScenarios(positionals.slice(1));
-  if (command !== 'mock' && command !== 'proxy') {
+  if (!['mock', 'proxy', 'record', 'replay'].includes(command)) {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
   }
-  if (command === 'proxy' && !values.upstream) {
-    process.stderr.write(`session-agent-sim: proxy needs --upstream URL (the real server)\n\n${USAGE}\n`);
+  if ((command === 'proxy' || command === 'record') && !values.upstream) {
+    process.stderr.write(`session-agent-sim: ${command} needs --upstream URL (the real server)\n\n${USAGE}\n`);
+    return 2;
+  }
+  if ((command === 'record' || command === 'replay') && !values.recording) {
+    process.stderr.write(`session-agent-sim: ${command} needs --recording FILE\n\n${USAGE}\n`);
     return 2;
   }
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
@@ -92,8 +110,12 @@ export async function main(argv: string[]): Promise<number> {
     projectDir: values['project-dir'],
     realTime: values['real-time'],
     // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
-    scenario: command === 'proxy' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
-    upstream: command === 'proxy' ? values.upstream : undefined,
+    scenario: command !== 'mock' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
+    upstream: command === 'mock' ? undefined : values.upstream,
+    record: command === 'record' ? values.recording : undefined,
+    replay: command === 'replay' ? values.recording : undefined,
+    redact: { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] },
+    ignore: values.ignore,
     upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
   };
   try {
@@ -101,8 +123,9 @@ export async function main(argv: string[]): Promise<number> {
     const { config, spec } = sim.app.sim;
     const source = config.scenario ? `scenario ${sim.app.sim.scenarios?.world.scenario.name ?? config.scenario}, ` : '';
     process.stdout.write(
-      config.upstream
-        ? `session-agent-sim proxy: ${sim.url} → ${config.upstream}, answers checked against ${spec.operations.length} operations\n`
+      command !== 'mock'
+        ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream].filter(Boolean).join(', then ')}` +
+            `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations\n`
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
             `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
     );

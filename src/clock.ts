@@ -32,3 +32,8 @@ export function createClock(options: { start?: number; realTime?: boolean } = {}
     },
   };
 }
+
+/** Wall time in ms, for what is about real time by nature (recording timings, upstream latency). */
+export function wallClock(): number {
+  return Date.now();
+}

@@ -28,13 +28,22 @@ export interface SimOptions {
   upstream?: string;
   /** How long to wait for the upstream's answer, in ms. */
   upstreamTimeout?: number;
+  /** Record mode: write every forwarded exchange to this recording file (needs `upstream`). */
+  record?: string;
+  /** Replay mode: answer from this recording file (with `upstream`: record what is missing into it). */
+  replay?: string;
+  /** Extra secrets to redact, on top of authorization, cookies, auth_token and connect/key's `key`. */
+  redact?: { headers?: string[]; query?: string[]; pointers?: string[] };
+  /** Query names and body JSON pointers left out when matching a replayed request (volatile fields). */
+  ignore?: string[];
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
 }
 
-export type SimConfig = Required<Omit<SimOptions, 'projectId' | 'scenario' | 'upstream'>> & { projectId?: string; scenario?: string; upstream?: string };
+type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay';
+export type SimConfig = Required<Omit<SimOptions, Optional>> & Partial<Pick<SimOptions, Optional>>;
 
 export const DEFAULTS = {
   port: 4010,
@@ -46,6 +55,8 @@ export const DEFAULTS = {
   realTime: false,
   bodyLimit: 10 * 1024 * 1024,
   upstreamTimeout: 30_000,
+  redact: {},
+  ignore: [] as string[],
 } as const;
 
 export class ConfigError extends Error {}
@@ -66,5 +77,7 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
   if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
   if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
+  if (config.record !== undefined && config.upstream === undefined) throw new ConfigError('record needs an upstream to record from');
+  if (config.record !== undefined && config.replay !== undefined) throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
   return config;
 }

@@ -249,3 +249,16 @@ export class SimUpstreamError extends TaggedError {
     super({ message: `Upstream failed for ${request}: ${why}`, code, hint: 'Check that the upstream server runs and answers at --upstream' });
   }
 }
+
+/** Replay found no recorded interaction for a request. */
+export class SimRecordingNotFoundError extends TaggedError {
+  readonly _tag = 'SimRecordingNotFoundError';
+  readonly status = 404;
+  constructor(request: string, why: string, closest: { seq: number; method: string; path: string } | undefined) {
+    super({
+      message: `No recorded interaction matches ${request}: ${why}`,
+      closest,
+      hint: closest ? `Closest: interaction ${closest.seq}, ${closest.method} ${closest.path}` : 'Record it first (record or replay --upstream), or check the recording file',
+    });
+  }
+}

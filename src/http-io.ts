@@ -27,6 +27,8 @@ export interface Answer {
   raw?: Buffer;
   /** A stream to pipe through as it comes (server-sent events). */
   stream?: NodeJS.ReadableStream;
+  /** Which layer produced it, when a responder speaks for several (replay, record, upstream). */
+  layer?: string;
 }
 
 export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {

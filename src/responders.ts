@@ -9,7 +9,6 @@ import type { Answer, Exchange } from './http-io.js';
 import type { ProjectContext } from './location.js';
 import type { OperationDefinition } from './openapi.js';
 import type { Preferences } from './preferences.js';
-import { forward, type Upstream } from './upstream.js';
 
 export interface AcceptedRequest {
   exchange: Exchange;
@@ -57,9 +56,4 @@ export function fallbackResponder(fallback: Fallback, project: ProjectContext): 
       };
     },
   };
-}
-
-/** Proxy mode: the real server answers everything. */
-export function upstreamResponder(upstream: Upstream): Responder {
-  return { name: 'upstream', honorsPreferences: true, respond: (request) => forward(request.exchange, upstream) };
 }

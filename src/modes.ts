@@ -1,0 +1,25 @@
+/**
+ * Builds the pass-through of the configured mode: proxy (upstream), record (upstream + recording), replay
+ * (recording), hybrid replay (recording + upstream, recording what is missing). Nothing for the mock.
+ */
+import { existsSync } from 'node:fs';
+import { ConfigError, type SimConfig } from './config.js';
+import type { SpecIndex } from './openapi.js';
+import { createPassThrough, type PassThrough } from './pass-through.js';
+import { createRecorder } from './recordings/recorder.js';
+import { mergeRedaction } from './recordings/redact.js';
+import { createReplayer } from './recordings/replay.js';
+
+export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassThrough | undefined {
+  if (config.upstream === undefined && config.replay === undefined) return undefined;
+  const rules = mergeRedaction(config.redact);
+  const upstream = config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
+  if (config.replay !== undefined && !existsSync(config.replay) && !upstream) {
+    throw new ConfigError(`no recording at ${config.replay} (replay --upstream URL starts one)`);
+  }
+  const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore);
+  // Hybrid replay records what it had to forward into the recording it replays.
+  const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
+  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, { format: 'session-agent-sim/recording@1', specHash: spec.hash, upstream: config.upstream }, rules);
+  return createPassThrough({ upstream, recorder, replayer });
+}

@@ -1,0 +1,33 @@
+/**
+ * The modes that involve a real server or its recording: proxy (forward), record (forward and write down),
+ * replay (answer from the recording; a miss is an error) and hybrid replay (answer from the recording,
+ * forward and record what is missing). One function per request decides, and says which layer answered.
+ */
+import { wallClock } from './clock.js';
+import type { Answer, Exchange } from './http-io.js';
+import type { Recorder } from './recordings/recorder.js';
+import type { Replayer, Route } from './recordings/replay.js';
+import type { Responder } from './responders.js';
+import { forward, type Upstream } from './upstream.js';
+
+export type PassThrough = (exchange: Exchange, route: Route) => Promise<Answer & { layer: string }>;
+
+export function createPassThrough(options: { upstream?: Upstream; recorder?: Recorder; replayer?: Replayer }): PassThrough {
+  const { upstream, recorder, replayer } = options;
+  return async (exchange, route) => {
+    const replayed = replayer?.answer(exchange, route);
+    if (replayed) return { ...replayed, layer: 'replay' };
+    if (!upstream) throw (replayer as Replayer).miss(exchange, route);
+    const started = wallClock();
+    const answer = await forward(exchange, upstream);
+    return { ...(recorder ? recorder.capture(exchange, answer, route, started) : answer), layer: recorder ? 'record' : 'upstream' };
+  };
+}
+
+export function passThroughResponder(through: PassThrough): Responder {
+  return {
+    name: 'upstream',
+    honorsPreferences: true,
+    respond: (request) => through(request.exchange, { operationId: request.operation.operationId, pathParams: request.pathParams }),
+  };
+}

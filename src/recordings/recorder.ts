@@ -1,0 +1,101 @@
+/**
+ * Writes interactions to a recording file as they complete: each one is a whole YAML document written with
+ * a single append, so a crash (even kill -9) between two writes leaves a valid file holding every completed
+ * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { wallClock } from '../clock.js';
+import type { Answer, Exchange } from '../http-io.js';
+import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
+import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
+
+export interface Recorder {
+  /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
+  capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
+  close(): void;
+}
+
+export function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(name);
+    out[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return out;
+}
+
+export function requestBody(exchange: Exchange): unknown {
+  if (exchange.rawBody.length === 0) return undefined;
+  const text = exchange.rawBody.toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function flatHeaders(headers: Exchange['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules): Recorder {
+  mkdirSync(dirname(file), { recursive: true });
+  // Recording onto an existing file (hybrid replay) continues its numbering.
+  let seq = existsSync(file) ? parseRecording(readFileSync(file, 'utf8')).interactions.length : 0;
+  const fresh = !existsSync(file);
+  const fd = openSync(file, 'a');
+  if (fresh) writeSync(fd, headerDocument(header));
+
+  const write = (interaction: Interaction) => {
+    writeSync(fd, Buffer.from(interactionDocument(interaction)));
+  };
+
+  return {
+    capture(exchange, answer, route, startedAt) {
+      const base = {
+        operationId: route.operationId,
+        pathParams: route.pathParams,
+        request: {
+          method: exchange.method,
+          path: exchange.pathname,
+          query: redactQuery(queryOf(exchange.searchParams), rules),
+          headers: redactHeaders(flatHeaders(exchange.headers), rules),
+          body: redactBody(requestBody(exchange), rules),
+        },
+      };
+      const started = new Date(startedAt).toISOString();
+      if (!answer.stream) {
+        const body = answer.body !== undefined ? answer.body : answer.raw?.length ? answer.raw.toString('utf8') : undefined;
+        write({
+          seq: ++seq,
+          ...base,
+          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), body: redactBody(body, rules) },
+          timing: { started, durationMs: wallClock() - startedAt },
+        });
+        return answer;
+      }
+      // A stream is recorded chunk by chunk with its timing, and written when it ends.
+      const tee = new PassThrough();
+      const chunks: Array<{ at: number; data: string }> = [];
+      const t0 = wallClock();
+      answer.stream.on('data', (chunk: Buffer) => chunks.push({ at: wallClock() - t0, data: chunk.toString('utf8') }));
+      const finish = () =>
+        write({
+          seq: ++seq,
+          ...base,
+          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks },
+          timing: { started, durationMs: wallClock() - startedAt },
+        });
+      answer.stream.once('end', finish);
+      answer.stream.pipe(tee);
+      return { ...answer, stream: tee };
+    },
+    close() {
+      closeSync(fd);
+    },
+  };
+}

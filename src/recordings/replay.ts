@@ -1,0 +1,126 @@
+/**
+ * Replays a recording: a request is identified by method, operation (or path), path parameters, query and
+ * normalised JSON body, all redacted the way the recording was, minus configured ignores. Identical requests
+ * get the recorded answers in recorded order (poll 1, poll 2, poll 3…), then the last one again. A miss
+ * names the closest recorded interaction and the first field that differs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { SimRecordingNotFoundError } from '../errors.js';
+import type { Answer, Exchange } from '../http-io.js';
+import { parseRecording, type Interaction } from './format.js';
+import { queryOf, requestBody } from './recorder.js';
+import { redactBody, redactQuery, type RedactionRules } from './redact.js';
+
+export interface Route {
+  operationId?: string;
+  pathParams?: Record<string, string>;
+}
+
+export interface Replayer {
+  /** The recorded answer for this request, or undefined when nothing recorded matches. */
+  answer(exchange: Exchange, route: Route): Answer | undefined;
+  /** The error to answer for a miss, naming the closest recorded interaction. */
+  miss(exchange: Exchange, route: Route): SimRecordingNotFoundError;
+  readonly size: number;
+}
+
+interface Identity {
+  method: string;
+  target: string;
+  pathParams: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+}
+
+/** JSON with sorted keys, so field order never decides a match. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+export function createReplayer(file: string, rules: RedactionRules, ignore: string[] = []): Replayer {
+  // A hybrid replay may start from nothing: every request is then recorded on the way.
+  const { interactions } = existsSync(file) ? parseRecording(readFileSync(file, 'utf8')) : { interactions: [] };
+  const ignored = { ...rules, headers: [], query: [], pointers: [] };
+  const drop = (identity: Identity): Identity => {
+    if (!ignore.length) return identity;
+    const query = Object.fromEntries(Object.entries(identity.query).filter(([k]) => !ignore.includes(k)));
+    // Ignored body fields are blanked out like secrets, so any value matches.
+    const body = redactBody(identity.body, { ...ignored, pointers: ignore.filter((p) => p.startsWith('/')) });
+    return { ...identity, query, body };
+  };
+  const identify = (method: string, route: Route, path: string, query: Record<string, string | string[]>, body: unknown): Identity =>
+    drop({ method, target: route.operationId ?? path, pathParams: route.pathParams ?? {}, query: redactQuery(query, rules), body: redactBody(body, rules) });
+
+  const byKey = new Map<string, { interactions: Interaction[]; served: number }>();
+  const identities: Array<{ identity: Identity; interaction: Interaction }> = [];
+  for (const interaction of interactions) {
+    const { request } = interaction;
+    const identity = identify(request.method, { operationId: interaction.operationId, pathParams: interaction.pathParams }, request.path, request.query, request.body);
+    const key = canonical(identity);
+    const entry = byKey.get(key) ?? { interactions: [], served: 0 };
+    entry.interactions.push(interaction);
+    byKey.set(key, entry);
+    identities.push({ identity, interaction });
+  }
+
+  const liveIdentity = (exchange: Exchange, route: Route) => identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
+
+  return {
+    size: interactions.length,
+    answer(exchange, route) {
+      const entry = byKey.get(canonical(liveIdentity(exchange, route)));
+      if (!entry) return undefined;
+      const interaction = entry.interactions[Math.min(entry.served, entry.interactions.length - 1)] as Interaction;
+      entry.served++;
+      return toAnswer(interaction);
+    },
+    miss(exchange, route) {
+      const live = liveIdentity(exchange, route);
+      const candidates = identities.filter((c) => c.identity.method === live.method && c.identity.target === live.target);
+      if (!candidates.length) return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, 'nothing was recorded for this operation', undefined);
+      // The closest is the one whose first difference comes latest (path parameters, then query, then body).
+      const best = candidates.map((c) => ({ c, diff: firstDifference(c.identity, live) })).reduce((a, b) => (b.diff.depth > a.diff.depth ? b : a));
+      return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, best.diff.text, { seq: best.c.interaction.seq, method: best.c.interaction.request.method, path: best.c.interaction.request.path });
+    },
+  };
+}
+
+/** The first field (in OpenAPI terms: path parameter, query parameter, body field) that differs. */
+function firstDifference(recorded: Identity, live: Identity): { text: string; depth: number } {
+  for (const name of Object.keys({ ...recorded.pathParams, ...live.pathParams })) {
+    if (recorded.pathParams[name] !== live.pathParams[name]) return { text: `path parameter ${name} differs: recorded ${JSON.stringify(recorded.pathParams[name])}, sent ${JSON.stringify(live.pathParams[name])}`, depth: 1 };
+  }
+  for (const name of new Set([...Object.keys(recorded.query), ...Object.keys(live.query)])) {
+    if (canonical(recorded.query[name]) !== canonical(live.query[name])) return { text: `query parameter ${name} differs: recorded ${JSON.stringify(recorded.query[name])}, sent ${JSON.stringify(live.query[name])}`, depth: 2 };
+  }
+  const field = bodyDifference(recorded.body, live.body, '');
+  return { text: field === undefined ? 'identical request (already answered)' : field, depth: 3 };
+}
+
+function bodyDifference(recorded: unknown, live: unknown, at: string): string | undefined {
+  if (canonical(recorded) === canonical(live)) return undefined;
+  if (recorded && live && typeof recorded === 'object' && typeof live === 'object' && !Array.isArray(recorded) && !Array.isArray(live)) {
+    for (const key of new Set([...Object.keys(recorded), ...Object.keys(live)])) {
+      const inner = bodyDifference((recorded as Record<string, unknown>)[key], (live as Record<string, unknown>)[key], `${at}.${key}`);
+      if (inner) return inner;
+    }
+  }
+  return `body field ${at.slice(1) || '(body)'} differs: recorded ${JSON.stringify(recorded)}, sent ${JSON.stringify(live)}`;
+}
+
+function toAnswer(interaction: Interaction): Answer {
+  const { status, headers, body, chunks } = interaction.response;
+  const rest = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
+  if (chunks) {
+    const stream = new PassThrough();
+    for (const chunk of chunks) stream.write(chunk.data);
+    stream.end();
+    return { status, headers: rest, stream };
+  }
+  if (body === undefined) return { status, headers: rest };
+  if (typeof body === 'string' && !String(headers['content-type'] ?? '').includes('json')) return { status, headers: rest, raw: Buffer.from(body) };
+  return { status, headers: rest, body };
+}

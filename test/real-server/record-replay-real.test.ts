@@ -1,0 +1,62 @@
+/**
+ * Records a real flow through the simulator in front of the real server, stops the server, and replays the
+ * same flow offline: identical statuses and bodies, and the dummy secret nowhere on disk.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { expect, it } from 'vitest';
+import { createApp, type SimApp } from '../../src/app.js';
+import { realServerAvailable, startRealServer } from '../support/real-server.js';
+
+const SECRET = 'sk-dummy-real-flow-9817';
+
+interface Step {
+  status: number;
+  body: unknown;
+}
+
+/** The flow of the issue: session, agent and model, message paging, integrations, a key, a label, fs, revert. */
+async function flow(app: SimApp, directory: string): Promise<Step[]> {
+  const steps: Step[] = [];
+  const call = async (r: request.Test) => {
+    const res = await r;
+    steps.push({ status: res.status, body: res.status === 204 ? undefined : res.body });
+    return res;
+  };
+  const created = await call(request(app).post('/api/session').set('content-type', 'application/json').send('{}'));
+  const sessionID = created.body.data.id as string;
+  await call(request(app).post(`/api/session/${sessionID}/agent`).send({ agent: 'plan' }));
+  await call(request(app).post(`/api/session/${sessionID}/model`).send({ model: { id: 'gpt-4o', providerID: 'openai' } }));
+  const first = await call(request(app).get(`/api/session/${sessionID}/message?limit=1`));
+  await call(request(app).get(`/api/session/${sessionID}/message?cursor=${first.body.cursor.next as string}&limit=1`));
+  await call(request(app).get('/api/integration'));
+  await call(request(app).post('/api/integration/anthropic/connect/key').send({ key: SECRET, label: 'Mine' }));
+  const anthropic = await call(request(app).get('/api/integration/anthropic'));
+  const credential = (anthropic.body.data.connections as Array<{ id: string }>)[0]?.id ?? 'cred_none';
+  await call(request(app).patch(`/api/credential/${credential}`).send({ label: 'Renamed' }));
+  await call(request(app).get(`/api/fs/list?location[directory]=${encodeURIComponent(directory)}`));
+  await call(request(app).post(`/api/session/${sessionID}/revert/stage`).send({ messageID: 'msg_doesnotexist' }));
+  return steps;
+}
+
+it.skipIf(!realServerAvailable())('records a real flow and replays it offline, identically, without the secret', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
+  const recording = join(dir, 'real-flow.yaml');
+  const real = await startRealServer();
+  let recorded: Step[];
+  try {
+    const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
+    recorded = await flow(recorder, real.directory);
+  } finally {
+    await real.stop();
+  }
+  expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 204, 200, 204, 200, 404]);
+
+  const replayer = await createApp({ replay: recording, log: () => {} });
+  const replayed = await flow(replayer, real.directory);
+  expect(replayed).toEqual(recorded);
+
+  for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8')).not.toContain(SECRET);
+}, 90_000);
