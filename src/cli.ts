@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { ConfigError, DEFAULTS, type SimOptions } from './config.js';
 import { SimScenarioNotFoundError } from './errors.js';
 import { loadSpec } from './openapi.js';
+import { driftReport, formatDrift } from './recordings/drift.js';
+import { parseRecording } from './recordings/format.js';
 import { ScenarioError } from './scenarios/definition.js';
 import { loadScenarioFile } from './scenarios/load-scenario.js';
 import { SCENARIOS_DIR } from './scenarios/scenario-host.js';
@@ -21,6 +23,7 @@ Commands:
   record            Like proxy, and write every exchange to --recording FILE (secrets redacted)
   replay            Answer from --recording FILE (a miss is an error); with --upstream, record what is missing
   validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
+  drift FILE…       Check every answer in recordings against the spec, per operation (exit 1 if any drifts)
 
 Options for mock:
   --scenario S    Serve a scenario: a name in scenarios/ or a path to a .yaml file
@@ -42,6 +45,7 @@ Options for proxy, record, replay:
   --redact-query NAME     also redact this query value (repeatable; auth_token always is)
   --redact-pointer /a/b   also redact this JSON body field (repeatable; connect/key's /key always is)
   --ignore NAME|/a/b      leave a query parameter or body field out when matching a replayed request
+  --exhausted last|error  when a request's recorded answers are used up: repeat the last (default) or miss
 
 Per request: Prefer: code=404 | example=<name> | dynamic=true`;
 
@@ -66,6 +70,7 @@ export async function main(argv: string[]): Promise<number> {
         'redact-query': { type: 'string', multiple: true },
         'redact-pointer': { type: 'string', multiple: true },
         ignore: { type: 'string', multiple: true },
+        exhausted: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -86,6 +91,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = positionals[0] ?? 'mock';
   if (command === 'validate') return validateScenarios(positionals.slice(1));
+  if (command === 'drift') return reportDrift(positionals.slice(1));
   if (!['mock', 'proxy', 'record', 'replay'].includes(command)) {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
@@ -116,6 +122,7 @@ export async function main(argv: string[]): Promise<number> {
     replay: command === 'replay' ? values.recording : undefined,
     redact: { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] },
     ignore: values.ignore,
+    replayExhausted: values.exhausted as 'last' | 'error' | undefined,
     upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
   };
   try {
@@ -168,6 +175,21 @@ async function validateScenarios(paths: string[]): Promise<number> {
     }
   }
   return bad ? 1 : 0;
+}
+
+async function reportDrift(files: string[]): Promise<number> {
+  if (!files.length) {
+    process.stderr.write('session-agent-sim: drift needs one or more recording files\n');
+    return 2;
+  }
+  const spec = await loadSpec();
+  let drifting = false;
+  for (const file of files) {
+    const report = driftReport(parseRecording(readFileSync(file, 'utf8')), spec);
+    drifting ||= report.operations.some((o) => o.findings.length > 0);
+    process.stdout.write(`${formatDrift(file, report)}\n`);
+  }
+  return drifting ? 1 : 0;
 }
 
 const exitCode = await main(process.argv.slice(2));

@@ -36,6 +36,8 @@ export interface SimOptions {
   redact?: { headers?: string[]; query?: string[]; pointers?: string[] };
   /** Query names and body JSON pointers left out when matching a replayed request (volatile fields). */
   ignore?: string[];
+  /** When a request's recorded answers are used up: answer the last again (default), or miss. */
+  replayExhausted?: 'last' | 'error';
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** Where unexpected failures are logged (stack traces never reach clients). */
@@ -57,6 +59,7 @@ export const DEFAULTS = {
   upstreamTimeout: 30_000,
   redact: {},
   ignore: [] as string[],
+  replayExhausted: 'last' as 'last' | 'error',
 } as const;
 
 export class ConfigError extends Error {}
@@ -77,6 +80,7 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
   if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
   if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
+  if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error') throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
   if (config.record !== undefined && config.upstream === undefined) throw new ConfigError('record needs an upstream to record from');
   if (config.record !== undefined && config.replay !== undefined) throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
   return config;

@@ -17,7 +17,7 @@ export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassT
   if (config.replay !== undefined && !existsSync(config.replay) && !upstream) {
     throw new ConfigError(`no recording at ${config.replay} (replay --upstream URL starts one)`);
   }
-  const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore);
+  const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
   const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, { format: 'session-agent-sim/recording@1', specHash: spec.hash, upstream: config.upstream }, rules);

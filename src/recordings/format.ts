@@ -1,8 +1,11 @@
 /**
- * The recording file: human-readable YAML, one document per interaction after a header document. Appending
- * whole documents keeps the file valid after a crash at any moment; a reader skips nothing but a torn tail.
+ * The recording file: YAML, a header document and then one document per interaction. Appending whole
+ * documents keeps the file valid after a crash at any moment; a reader skips nothing but a torn tail.
+ * Interactions are written in YAML's JSON-compatible flow style, indented: still plain to read and edit,
+ * and a 100,000-interaction file loads in about a second (JSON.parse per document) where a full YAML
+ * parser needs tens of seconds. Hand-edited documents in block style are read by the YAML parser.
  */
-import { parseAllDocuments, stringify } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 
 export const RECORDING_FORMAT = 'session-agent-sim/recording@1';
 
@@ -47,7 +50,7 @@ export function headerDocument(header: RecordingHeader): string {
 }
 
 export function interactionDocument(interaction: Interaction): string {
-  return `---\n${stringify(interaction, { lineWidth: 0 })}`;
+  return `---\n${JSON.stringify(interaction, null, 2)}\n`;
 }
 
 export interface ParsedRecording {
@@ -58,21 +61,40 @@ export interface ParsedRecording {
 }
 
 export function parseRecording(text: string): ParsedRecording {
-  const documents = parseAllDocuments(text);
-  const list = Array.isArray(documents) ? documents : [documents];
+  const parts = text.split(/^---[ \t]*$/m);
   const interactions: Interaction[] = [];
   let header: RecordingHeader | undefined;
   let tornTail = false;
-  list.forEach((doc, index) => {
-    if (doc.errors.length) {
-      if (index === list.length - 1) tornTail = true;
-      else throw new Error(`recording document ${index + 1}: ${doc.errors[0]?.message ?? 'invalid YAML'}`);
-      return;
+  parts.forEach((part, index) => {
+    if (part.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(part)) return;
+    let value: Record<string, unknown> | null;
+    try {
+      value = fastParse(part);
+    } catch (error) {
+      if (index === parts.length - 1) {
+        tornTail = true;
+        return;
+      }
+      throw new Error(`recording document ${index + 1}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
-    const value = doc.toJS() as Record<string, unknown> | null;
     if (!value) return;
     if (value.format === RECORDING_FORMAT) header = value as unknown as RecordingHeader;
     else interactions.push(value as unknown as Interaction);
   });
   return { header, interactions, tornTail };
+}
+
+function fastParse(document: string): Record<string, unknown> | null {
+  const trimmed = document.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed) as Record<string, unknown>;
+    } catch {
+      // not JSON after all: a hand-edited flow mapping, or a torn one
+    }
+  }
+  const docs = parseAllDocuments(document);
+  const doc = Array.isArray(docs) ? docs[0] : docs;
+  if (doc?.errors.length) throw new Error(doc.errors[0]?.message ?? 'invalid YAML');
+  return (parse(document) ?? null) as Record<string, unknown> | null;
 }

@@ -40,7 +40,10 @@ function canonical(value: unknown): string {
   );
 }
 
-export function createReplayer(file: string, rules: RedactionRules, ignore: string[] = []): Replayer {
+/** After the recorded answers of a request are used up: answer the last again, or count it as a miss. */
+export type Exhausted = 'last' | 'error';
+
+export function createReplayer(file: string, rules: RedactionRules, ignore: string[] = [], exhausted: Exhausted = 'last'): Replayer {
   // A hybrid replay may start from nothing: every request is then recorded on the way.
   const { interactions } = existsSync(file) ? parseRecording(readFileSync(file, 'utf8')) : { interactions: [] };
   const ignored = { ...rules, headers: [], query: [], pointers: [] };
@@ -72,7 +75,7 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
     size: interactions.length,
     answer(exchange, route) {
       const entry = byKey.get(canonical(liveIdentity(exchange, route)));
-      if (!entry) return undefined;
+      if (!entry || (exhausted === 'error' && entry.served >= entry.interactions.length)) return undefined;
       const interaction = entry.interactions[Math.min(entry.served, entry.interactions.length - 1)] as Interaction;
       entry.served++;
       return toAnswer(interaction);
@@ -97,7 +100,7 @@ function firstDifference(recorded: Identity, live: Identity): { text: string; de
     if (canonical(recorded.query[name]) !== canonical(live.query[name])) return { text: `query parameter ${name} differs: recorded ${JSON.stringify(recorded.query[name])}, sent ${JSON.stringify(live.query[name])}`, depth: 2 };
   }
   const field = bodyDifference(recorded.body, live.body, '');
-  return { text: field === undefined ? 'identical request (already answered)' : field, depth: 3 };
+  return { text: field === undefined ? 'identical request, but its recorded answers are used up' : field, depth: 3 };
 }
 
 function bodyDifference(recorded: unknown, live: unknown, at: string): string | undefined {

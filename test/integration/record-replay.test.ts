@@ -70,6 +70,12 @@ describe('record then replay', () => {
       replayed.push(res.body.data.status);
     }
     expect(replayed).toEqual(['pending', 'pending', 'complete', 'complete']);
+
+    const strict = await createApp({ replay: recording, replayExhausted: 'error', log: () => {} });
+    for (let i = 0; i < 3; i++) await request(strict).get('/api/integration/attempt/con_1').expect(200);
+    const fourth = await request(strict).get('/api/integration/attempt/con_1');
+    expect(fourth.status).toBe(404);
+    expect(fourth.body.message).toContain('its recorded answers are used up');
   });
 
   it('never writes a secret: key, authorization, cookies, auth_token', async () => {
