@@ -1,15 +1,16 @@
 /**
  * The `session-agent-sim` command: parses flags, starts the simulator, shuts down cleanly on a signal.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, DEFAULTS, type SimOptions } from './config.js';
 import { SimScenarioNotFoundError } from './errors.js';
 import { loadSpec } from './openapi.js';
 import { driftReport, formatDrift } from './recordings/drift.js';
-import { parseRecording } from './recordings/format.js';
+import { headerDocument, interactionDocument, parseRecording } from './recordings/format.js';
+import { fromHar, toHar, type Har } from './recordings/har.js';
+import { mergeRedaction } from './recordings/redact.js';
 import { ScenarioError } from './scenarios/definition.js';
 import { loadScenarioFile } from './scenarios/load-scenario.js';
 import { SCENARIOS_DIR } from './scenarios/scenario-host.js';
@@ -24,6 +25,8 @@ Commands:
   replay            Answer from --recording FILE (a miss is an error); with --upstream, record what is missing
   validate [PATH…]  Check scenario files (default: every scenarios/*.yaml) against the format and the spec
   drift FILE…       Check every answer in recordings against the spec, per operation (exit 1 if any drifts)
+  har-export FILE   Print a recording as HAR 1.2 (for devtools and HAR viewers)
+  har-import HAR --recording FILE   Turn a HAR (as devtools save it) into a recording, redacting secrets
 
 Options for mock:
   --scenario S    Serve a scenario: a name in scenarios/ or a path to a .yaml file
@@ -92,6 +95,10 @@ export async function main(argv: string[]): Promise<number> {
   const command = positionals[0] ?? 'mock';
   if (command === 'validate') return validateScenarios(positionals.slice(1));
   if (command === 'drift') return reportDrift(positionals.slice(1));
+  if (command === 'har-export') return exportHar(positionals[1]);
+  if (command === 'har-import') {
+    return importHar(positionals[1], values.recording, { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] });
+  }
   if (!['mock', 'proxy', 'record', 'replay'].includes(command)) {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
     return 2;
@@ -190,6 +197,27 @@ async function reportDrift(files: string[]): Promise<number> {
     process.stdout.write(`${formatDrift(file, report)}\n`);
   }
   return drifting ? 1 : 0;
+}
+
+async function exportHar(file: string | undefined): Promise<number> {
+  if (!file) {
+    process.stderr.write('session-agent-sim: har-export needs a recording file\n');
+    return 2;
+  }
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  process.stdout.write(`${JSON.stringify(toHar(parseRecording(readFileSync(file, 'utf8')), pkg.version), null, 2)}\n`);
+  return 0;
+}
+
+async function importHar(har: string | undefined, recording: string | undefined, redact: SimOptions['redact']): Promise<number> {
+  if (!har || !recording) {
+    process.stderr.write('session-agent-sim: har-import needs a HAR file and --recording FILE\n');
+    return 2;
+  }
+  const { header, interactions } = fromHar(JSON.parse(readFileSync(har, 'utf8')) as Har, await loadSpec(), mergeRedaction(redact ?? {}));
+  writeFileSync(recording, [headerDocument(header), ...interactions.map(interactionDocument)].join(''));
+  process.stdout.write(`${recording}: ${interactions.length} interactions from ${har}\n`);
+  return 0;
 }
 
 const exitCode = await main(process.argv.slice(2));
