@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type SimApp } from './app.js';
 import type { SimOptions } from './config.js';
+import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {
   url: string;
@@ -18,6 +19,7 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
   const app = await createApp(options);
   const { host, port } = app.sim.config;
   const server = createServer(app);
+  const closeTunnels = handleUpgrades(server, app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -36,6 +38,7 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        closeTunnels();
       }),
   };
 }

@@ -2,11 +2,15 @@
  * Upstream faults, scripted with nock on a host that never resolves: each one answers a clear JSON
  * SimUpstreamError (502), never a hang, a crash or the upstream's garbage.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nock from 'nock';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { parseRecording } from '../../src/recordings/format.js';
 
 const UPSTREAM = 'http://upstream.invalid';
 
@@ -57,6 +61,19 @@ describe('upstream faults', () => {
     expect(res.status).toBe(502);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body).toMatchObject({ _tag: 'SimUpstreamError', code: 'EBADJSON' });
+  });
+
+  it('leaves nothing half-written in a recording', async () => {
+    const recording = join(mkdtempSync(join(tmpdir(), 'sim-fault-')), 'faults.yaml');
+    nock(UPSTREAM).get('/api/plugin').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    nock(UPSTREAM).get('/api/reference').reply(200, '{"data": [', { 'content-type': 'application/json' });
+    const app = await createApp({ upstream: UPSTREAM, record: recording, log: () => {} });
+    expect((await request(app).get('/api/plugin')).status).toBe(502);
+    expect((await request(app).get('/api/reference')).status).toBe(502);
+    const { header, interactions, tornTail } = parseRecording(readFileSync(recording, 'utf8'));
+    expect(header?.format).toBe('session-agent-sim/recording@1');
+    expect(interactions).toEqual([]);
+    expect(tornTail).toBe(false);
   });
 
   it('a healthy answer passes through, checked against the spec', async () => {

@@ -17,7 +17,7 @@ interface Step {
   body: unknown;
 }
 
-/** The flow of the issue: session, agent and model, message paging, integrations, a key, a label, fs, revert. */
+/** The flow of the issue: session, agent and model, message paging, a PTY, integrations, a key, a label, fs, revert. */
 async function flow(app: SimApp, directory: string): Promise<Step[]> {
   const steps: Step[] = [];
   const call = async (r: request.Test) => {
@@ -31,6 +31,8 @@ async function flow(app: SimApp, directory: string): Promise<Step[]> {
   await call(request(app).post(`/api/session/${sessionID}/model`).send({ model: { id: 'gpt-4o', providerID: 'openai' } }));
   const first = await call(request(app).get(`/api/session/${sessionID}/message?limit=1`));
   await call(request(app).get(`/api/session/${sessionID}/message?cursor=${first.body.cursor.next as string}&limit=1`));
+  const pty = await call(request(app).post('/api/pty').send({ command: '/bin/sh', args: ['-c', 'echo hi'], title: 'probe' }));
+  await call(request(app).get(`/api/pty/${pty.body.data.id as string}`));
   await call(request(app).get('/api/integration'));
   await call(request(app).post('/api/integration/anthropic/connect/key').send({ key: SECRET, label: 'Mine' }));
   const anthropic = await call(request(app).get('/api/integration/anthropic'));
@@ -52,7 +54,7 @@ it.skipIf(!realServerAvailable())('records a real flow and replays it offline, i
   } finally {
     await real.stop();
   }
-  expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 204, 200, 204, 200, 404]);
+  expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 200, 200, 204, 200, 204, 200, 404]);
 
   const replayer = await createApp({ replay: recording, log: () => {} });
   const replayed = await flow(replayer, real.directory);
