@@ -13,8 +13,6 @@ export interface RecordingHeader {
   format: typeof RECORDING_FORMAT;
   specHash: string;
   upstream?: string;
-  /** What the upstream said it is, when it said (its `server` header or health answer). */
-  upstreamVersion?: string;
 }
 
 export interface RecordedRequest {
