@@ -45,22 +45,20 @@ export interface SimApp extends Express {
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const config = resolveConfig(options);
   const spec = await loadSpec(config.specPath);
-  const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
   const clock = createClock({ realTime: config.realTime });
   const project = projectContext(config.projectDir, config.projectId);
   const passThrough = createModePassThrough(config, spec);
   const scenarios = config.scenario === undefined || passThrough ? undefined : createScenarioHost(spec, clock, config.scenario);
-  const deps: PipelineDeps = {
-    config,
-    passThrough,
-    spec,
-    clock,
-    journal: createJournal(),
-    responders: passThrough
-      ? [passThroughResponder(passThrough)]
-      : [...(scenarios ? [ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project)] : []), fallbackResponder(fallback, project)],
-    scenarios,
-  };
+  const responders: Responder[] = [];
+  if (passThrough) {
+    responders.push(passThroughResponder(passThrough));
+  } else {
+    // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
+    const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
+    if (scenarios) responders.push(ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project));
+    responders.push(fallbackResponder(fallback, project));
+  }
+  const deps: PipelineDeps = { config, passThrough, spec, clock, journal: createJournal(), responders, scenarios };
   const app = express() as SimApp;
   app.disable('x-powered-by');
   app.disable('etag');
@@ -114,7 +112,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       }
     } catch (error) {
       ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
-      if (operation && error instanceof TaggedError && !error._tag.startsWith('Sim')) violations = checkAnswer(operation, answer.status, answer.body);
+      if (operation && error instanceof TaggedError && !error.fromSimulator) violations = checkAnswer(operation, answer.status, answer.body);
     }
     // 7. Journal.
     if (layer !== 'control' && layer !== 'cors') {
@@ -169,7 +167,7 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
       if (answer) return { answer, layer: answer.layer ?? responder.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error._tag.startsWith('Sim')) return { answer: { status: error.status, body: error.toBody(), headers: error.headers }, layer: responder.name };
+      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: responder.name };
       throw error;
     }
   }
@@ -186,5 +184,5 @@ function errorAnswer(error: unknown, operation: OperationDefinition | undefined,
     deps.config.log(`[${ref}] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     tagged = operation?.declaredTags.has('UnknownError') ? new UnknownError(ref) : new SimInternalError(ref, 'The simulator failed to answer; its log has the details under this ref');
   }
-  return { answer: { status: tagged.status, body: tagged.toBody(), headers: tagged.headers }, layer: tagged._tag.startsWith('Sim') ? 'simulator' : 'validation' };
+  return { answer: tagged.toAnswer(), layer: tagged.fromSimulator ? 'simulator' : 'validation' };
 }

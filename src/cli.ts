@@ -88,16 +88,16 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.version) {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const command = positionals[0] ?? 'mock';
+  const redact = { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] };
   if (command === 'validate') return validateScenarios(positionals.slice(1));
   if (command === 'drift') return reportDrift(positionals.slice(1));
   if (command === 'har-export') return exportHar(positionals[1]);
   if (command === 'har-import') {
-    return importHar(positionals[1], values.recording, { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] });
+    return importHar(positionals[1], values.recording, redact);
   }
   if (!['mock', 'proxy', 'record', 'replay'].includes(command)) {
     process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
@@ -127,7 +127,7 @@ export async function main(argv: string[]): Promise<number> {
     upstream: command === 'mock' ? undefined : values.upstream,
     record: command === 'record' ? values.recording : undefined,
     replay: command === 'replay' ? values.recording : undefined,
-    redact: { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] },
+    redact,
     ignore: values.ignore,
     replayExhausted: values.exhausted as 'last' | 'error' | undefined,
     upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
@@ -167,6 +167,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 async function validateScenarios(paths: string[]): Promise<number> {
   const spec = await loadSpec();
   const files = paths.length ? paths : readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.yaml')).map((f) => join(SCENARIOS_DIR, f));
@@ -204,8 +208,7 @@ async function exportHar(file: string | undefined): Promise<number> {
     process.stderr.write('session-agent-sim: har-export needs a recording file\n');
     return 2;
   }
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  process.stdout.write(`${JSON.stringify(toHar(parseRecording(readFileSync(file, 'utf8')), pkg.version), null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(toHar(parseRecording(readFileSync(file, 'utf8')), packageVersion()), null, 2)}\n`);
   return 0;
 }
 

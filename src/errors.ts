@@ -18,7 +18,19 @@ export abstract class TaggedError extends Error {
   toBody(): Record<string, unknown> {
     return withoutUndefined({ _tag: this._tag, ...this.fields });
   }
+
+  /** The simulator's own (`Sim…`) errors are outside the API: never checked against the spec. */
+  get fromSimulator(): boolean {
+    return this._tag.startsWith('Sim');
+  }
+
+  toAnswer(): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+    return { status: this.status, body: this.toBody(), headers: this.headers };
+  }
 }
+
+/** The real server's challenge on 401 (it speaks HTTP Basic when a password is set). */
+export const BASIC_CHALLENGE = 'Basic realm="Secure Area"';
 
 function withoutUndefined(body: Record<string, unknown>): Record<string, unknown> {
   // The API omits absent optional fields rather than sending null.
@@ -54,7 +66,7 @@ export class UnauthorizedError extends TaggedError {
   readonly status = 401;
   constructor(message = 'Authentication required') {
     super({ message });
-    this.headers['www-authenticate'] = 'Basic realm="Secure Area"';
+    this.headers['www-authenticate'] = BASIC_CHALLENGE;
   }
 }
 

@@ -31,6 +31,15 @@ export interface Answer {
   layer?: string;
 }
 
+/** Node's header object as one string per name (repeated headers joined), leaving out `drop`. */
+export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlySet<string> = new Set()): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !drop.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
 export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {
   // Prefixing the origin keeps a path like `//api/plugin` a path instead of a host.
   const url = new URL(`http://sim.invalid${req.url ?? '/'}`);

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, type SimConfig } from './config.js';
 import type { SpecIndex } from './openapi.js';
 import { createPassThrough, type PassThrough } from './pass-through.js';
+import { RECORDING_FORMAT, type RecordingHeader } from './recordings/format.js';
 import { createRecorder } from './recordings/recorder.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createReplayer } from './recordings/replay.js';
@@ -20,6 +21,7 @@ export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassT
   const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
-  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, { format: 'session-agent-sim/recording@1', specHash: spec.hash, upstream: config.upstream }, rules);
+  const header: RecordingHeader = { format: RECORDING_FORMAT, specHash: spec.hash, upstream: config.upstream };
+  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, recordTo === config.replay ? replayer?.size : undefined);
   return createPassThrough({ upstream, recorder, replayer });
 }

@@ -4,6 +4,7 @@
  * upstream) plug in here ahead of the schema-driven fallback, which always answers.
  */
 import { echoRequest } from './echo-request.js';
+import { BASIC_CHALLENGE } from './errors.js';
 import type { Fallback } from './fallback.js';
 import type { Answer, Exchange } from './http-io.js';
 import type { ProjectContext } from './location.js';
@@ -26,9 +27,6 @@ export interface Responder {
   readonly honorsPreferences?: boolean;
   respond(request: AcceptedRequest): Promise<Answer | undefined>;
 }
-
-/** The real server's challenge on 401 (it speaks HTTP Basic when a password is set). */
-export const BASIC_CHALLENGE = 'Basic realm="Secure Area"';
 
 export function fallbackResponder(fallback: Fallback, project: ProjectContext): Responder {
   return {

@@ -7,7 +7,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { SimUpstreamError } from './errors.js';
-import type { Answer, Exchange } from './http-io.js';
+import { flatHeaders, type Answer, type Exchange } from './http-io.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `host` (it names the upstream, not us). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
@@ -17,14 +17,9 @@ export interface Upstream {
   timeoutMs: number;
 }
 
+/** Headers minus hop-by-hop ones, including those the message's own `Connection` header names. */
 function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Record<string, string> {
-  const named = new Set([...HOP_BY_HOP, ...drop, ...String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase())]);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || named.has(name)) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+  return flatHeaders(headers, new Set([...HOP_BY_HOP, ...drop, ...String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase())]));
 }
 
 export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer> {

@@ -3,18 +3,17 @@
  * a single append, so a crash (even kill -9) between two writes leaves a valid file holding every completed
  * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { wallClock } from '../clock.js';
-import type { Answer, Exchange } from '../http-io.js';
+import { flatHeaders, type Answer, type Exchange } from '../http-io.js';
 import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
 import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
 
 export interface Recorder {
   /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
   capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
-  close(): void;
 }
 
 export function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
@@ -36,17 +35,15 @@ export function requestBody(exchange: Exchange): unknown {
   }
 }
 
-function flatHeaders(headers: Exchange['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
-}
-
-export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules): Recorder {
+/**
+ * `recorded`: how many interactions the file already holds, when the caller knows (hybrid replay has just
+ * read it); otherwise an existing file is read to continue its numbering.
+ */
+export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules, recorded?: number): Recorder {
   mkdirSync(dirname(file), { recursive: true });
-  // Recording onto an existing file (hybrid replay) continues its numbering.
-  let seq = existsSync(file) ? parseRecording(readFileSync(file, 'utf8')).interactions.length : 0;
   const fresh = !existsSync(file);
+  let seq = fresh ? 0 : (recorded ?? parseRecording(readFileSync(file, 'utf8')).interactions.length);
+  // The descriptor lives as long as the process: appends go straight to the file, nothing is buffered.
   const fd = openSync(file, 'a');
   if (fresh) writeSync(fd, headerDocument(header));
 
@@ -93,9 +90,6 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
       answer.stream.once('end', finish);
       answer.stream.pipe(tee);
       return { ...answer, stream: tee };
-    },
-    close() {
-      closeSync(fd);
     },
   };
 }

@@ -7,19 +7,19 @@ import { InvalidRequestError } from '../errors.js';
 import type { AttemptState, World } from '../scenarios/world.js';
 import { locationAnswer, type Handlers } from './handler.js';
 
-/** Moves an attempt along on a poll at `now`; once settled it stays settled. */
-function poll(world: World, attempt: AttemptState, now: number): AttemptState['settled'] {
+/** Moves an attempt along on a poll at `now`; once it leaves pending it stays where it landed. */
+function poll(world: World, attempt: AttemptState, now: number): AttemptState['status'] {
   attempt.polls++;
-  if (attempt.settled) return attempt.settled;
+  if (attempt.status !== 'pending') return attempt.status;
   const { settles, expires } = attempt.definition;
   const settleAt = settles?.at !== undefined && now >= settles.at ? settles.at : settles?.poll !== undefined && attempt.polls >= settles.poll ? now : undefined;
   if (settles && settleAt !== undefined && settleAt < expires) {
-    attempt.settled = { status: settles.as, at: settleAt };
+    attempt.status = settles.as;
     if (settles.as === 'complete') connect(world, attempt.definition.integrationID, settles.credential?.id ?? world.ids.ascending('cred_', now), settles.credential?.label ?? 'default');
   } else if (now >= expires) {
-    attempt.settled = { status: 'expired', at: expires };
+    attempt.status = 'expired';
   }
-  return attempt.settled;
+  return attempt.status;
 }
 
 /** A new credential replaces the integration's previous one, as on the real server. */
@@ -66,9 +66,8 @@ export const integrationHandlers: Handlers = {
       if (context.world.attempts.size === 0) return undefined;
       throw new InvalidRequestError(`OAuth attempt not found: ${attemptID}`, 'Params', 'attemptID');
     }
-    const settled = poll(context.world, attempt, context.now);
+    const status = poll(context.world, attempt, context.now);
     const { created, expires } = attempt.definition;
-    const status = settled?.status ?? 'pending';
     const message = status === 'failed' ? (attempt.definition.settles?.message ?? 'Authorization failed') : undefined;
     return locationAnswer(request, context, { status, time: { created, expires }, ...(message ? { message } : {}) });
   },

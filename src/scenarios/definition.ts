@@ -65,7 +65,6 @@ export interface AttemptDefinition {
 
 export interface PtyDefinition {
   readonly record: Record<string, unknown> & { id: string };
-  readonly exits?: { at: number; code: number };
 }
 
 /** A listed directory's direct children, as `GET /api/fs/list` answers them (paths relative to the project). */

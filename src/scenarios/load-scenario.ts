@@ -13,7 +13,7 @@ import { DEFAULT_START } from '../clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
 import { parseDuration } from '../duration.js';
-import type { SpecIndex } from '../openapi.js';
+import type { Diagnostic, SpecIndex } from '../openapi.js';
 import { createIds, createRandom } from '../random.js';
 import { generateMessages } from './generate-messages.js';
 import { buildFileTree } from './file-tree.js';
@@ -78,6 +78,12 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   const ids = createIds(random);
   const ms = (value: unknown) => start + (parseDuration(value as string | number) ?? 0);
   const problems: ScenarioProblem[] = [];
+  /** Holds a record the scenario would serve to its spec schema, reporting each problem at `path`. */
+  const checkRecord = (component: string, value: unknown, path: Path, label: string, skip?: (d: Diagnostic) => boolean) => {
+    for (const d of spec.checkComponent(component, value)) {
+      if (!skip?.(d)) problems.push(at(path, `${label}: ${d.path || '(record)'} ${d.message} (spec ${component})`));
+    }
+  };
 
   const sessions = ((source.sessions as Json[] | undefined) ?? []).map((s, i): SessionDefinition => {
     const scripted = (s.messages as Json[] | undefined) ?? [];
@@ -89,9 +95,7 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
       const record = { id: (m.id as string | undefined) ?? ids.ascending('msg_', created), time: { created }, ...body } as MessageRecord;
       // Generated messages come from this code, not the user's file (a unit test holds them to the spec);
       // checking hundreds of them would only slow start-up.
-      if (j < scripted.length) {
-        for (const d of spec.checkComponent('SessionMessage', record)) problems.push(at(['sessions', i, 'messages', j], `message ${record.id}: ${d.path || '(message)'} ${d.message} (spec SessionMessage)`));
-      }
+      if (j < scripted.length) checkRecord('SessionMessage', record, ['sessions', i, 'messages', j], `message ${record.id}`);
       return record;
     });
     return {
@@ -112,12 +116,8 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
     if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], `session ${String(f.sessionID)} is not declared in sessions`));
     // Each field on its own, so a problem is reported at the field and only for the field's own type.
     const fields = Array.isArray(record.fields) ? (record.fields as unknown[]) : [];
-    fields.forEach((field, j) => {
-      for (const d of spec.checkComponent('FormField', field)) problems.push(at(['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}: ${d.path || '(field)'} ${d.message} (spec FormField)`));
-    });
-    for (const d of spec.checkComponent('FormRequest', record)) {
-      if (!/^fields\.\d/.test(d.path)) problems.push(at(['forms', i], `form ${String(f.id)}: ${d.path || '(form)'} ${d.message} (spec FormRequest)`));
-    }
+    fields.forEach((field, j) => checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}`));
+    checkRecord('FormRequest', record, ['forms', i], `form ${String(f.id)}`, (d) => /^fields\.\d/.test(d.path));
     return { record: record as FormDefinition['record'], appears: appears === undefined ? start : ms(appears), cancelled: cancelled === undefined ? undefined : ms(cancelled) };
   });
   duplicates(forms.map((f) => f.record.id), (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)));
@@ -140,7 +140,7 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
 
   const integrations = ((source.integrations as Json[] | undefined) ?? []).map((raw, i) => {
     const record = { methods: [], connections: [], ...raw } as unknown as Json & { id: string; connections: Json[] };
-    for (const d of spec.checkComponent('Integration', record)) problems.push(at(['integrations', i], `integration ${record.id}: ${d.path || '(integration)'} ${d.message} (spec Integration)`));
+    checkRecord('Integration', record, ['integrations', i], `integration ${record.id}`);
     return record;
   });
   const integrationIds = new Set(integrations.map((r) => r.id));
@@ -174,16 +174,15 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
       status: 'running',
       pid: (p.pid as number | undefined) ?? 7400 + i,
     };
-    for (const d of spec.checkComponent('PtySession', record)) problems.push(at(['ptys', i], `pty ${id}: ${d.path || '(pty)'} ${d.message} (spec PtySession)`));
-    const exits = p.exits as Json | undefined;
-    return { record, exits: exits && { at: ms(exits.after), code: (exits.code as number | undefined) ?? 0 } };
+    checkRecord('PtySession', record, ['ptys', i], `pty ${id}`);
+    return { record };
   });
   const references = ((source.references as Json[] | undefined) ?? []).map((r, i) => {
-    for (const d of spec.checkComponent('Reference', r)) problems.push(at(['references', i], `reference: ${d.path || '(reference)'} ${d.message} (spec Reference)`));
+    checkRecord('Reference', r, ['references', i], 'reference');
     return r;
   });
   const model = source.model as Json | undefined;
-  if (model) for (const d of spec.checkComponent('Model', model)) problems.push(at(['model'], `model: ${d.path || '(model)'} ${d.message} (spec Model)`));
+  if (model) checkRecord('Model', model, ['model'], 'model');
   const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, i, spec, ms, (path, message) => problems.push(at(path, message)), file));
   const declared = { session: sessionIds, form: new Set(forms.map((f) => f.record.id)), shell: new Set(shells.map((s) => s.id)), attempt: new Set(attempts.map((a) => a.id)) };
   rules.forEach((rule, i) => {

@@ -16,7 +16,7 @@ import type { AcceptedRequest, Responder } from '../responders.js';
 import type { RuleDefinition } from './definition.js';
 import { withLocation } from './read-rule.js';
 import type { ScenarioHost } from './scenario-host.js';
-import type { World } from './world.js';
+import type { StatefulKind, World } from './world.js';
 
 const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers, ...integrationHandlers, ...locationHandlers };
 
@@ -60,17 +60,7 @@ function matches(rule: RuleDefinition, request: AcceptedRequest, now: number): b
 }
 
 function stateHolds(rule: RuleDefinition, world: World, now: number): boolean {
-  const { session, form, shell, attempt } = rule.state ?? {};
-  const sessionState = session && world.sessions.get(session.id);
-  const formState = form && world.forms.get(form.id);
-  const shellState = shell && world.shells.get(shell.id);
-  const attemptState = attempt && world.attempts.get(attempt.id);
-  return (
-    (!session || (sessionState !== undefined && (world.isBusy(sessionState, now) ? 'busy' : 'idle') === session.is)) &&
-    (!form || (formState !== undefined && world.formStatus(formState, now) === form.is)) &&
-    (!shell || (shellState !== undefined && world.shellStatus(shellState, now).status === shell.is)) &&
-    (!attempt || (attemptState !== undefined && (attemptState.settled?.status ?? 'pending') === attempt.is))
-  );
+  return Object.entries(rule.state ?? {}).every(([kind, condition]) => world.stateOf(kind as StatefulKind, condition.id, now) === condition.is);
 }
 
 /** Whether `actual` has every field of `expected` (objects compared field by field, the rest exactly). */

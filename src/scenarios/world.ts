@@ -35,12 +35,17 @@ export interface ShellState {
   deadline?: number;
 }
 
+export type AttemptStatus = 'pending' | 'complete' | 'failed' | 'expired';
+
 export interface AttemptState {
   readonly definition: AttemptDefinition;
   polls: number;
-  /** Once an attempt leaves pending it stays where it landed. */
-  settled?: { status: 'complete' | 'failed' | 'expired'; at: number };
+  /** As of the last poll; once an attempt leaves pending it stays where it landed. */
+  status: AttemptStatus;
 }
+
+/** The kinds a rule's `state` can name, each with the states it has (the scenario format lists the same). */
+export type StatefulKind = 'session' | 'form' | 'shell' | 'attempt';
 
 export interface PtyState {
   readonly definition: PtyDefinition;
@@ -64,6 +69,8 @@ export interface World {
   shellStatus(shell: ShellState, now: number): { status: ShellStatus; completed?: number; exit?: number };
   isBusy(session: SessionState, now: number): boolean;
   formStatus(form: FormState, now: number): FormStatus;
+  /** The state of a resource now, by kind and id; undefined for an id the scenario does not have. */
+  stateOf(kind: StatefulKind, id: string, now: number): string | undefined;
 }
 
 export function createWorld(scenario: ScenarioDefinition): World {
@@ -78,6 +85,42 @@ export function createWorld(scenario: ScenarioDefinition): World {
   );
   const forms = new Map(scenario.forms.map((definition): [string, FormState] => [definition.record.id, { definition }]));
   const shells = new Map(scenario.shells.map((definition): [string, ShellState] => [definition.id, { definition, deadline: definition.deadline }]));
+  const shellStatus: World['shellStatus'] = (shell, now) => {
+    const done = shell.definition.completes;
+    // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
+    if (done && now >= done.at && (shell.deadline === undefined || done.at < shell.deadline)) return { status: 'exited', completed: done.at, exit: done.exit };
+    if (shell.deadline !== undefined && now >= shell.deadline) return { status: 'timeout', completed: shell.deadline };
+    return { status: 'running' };
+  };
+  const isBusy: World['isBusy'] = (session, now) => {
+    if (session.busyUntil !== undefined && now < session.busyUntil) return true;
+    return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
+  };
+  const formStatus: World['formStatus'] = (form, now) => {
+    if (form.answered) return 'answered';
+    const { appears, cancelled } = form.definition;
+    if (cancelled !== undefined && now >= cancelled) return 'cancelled';
+    return now < appears ? 'scheduled' : 'pending';
+  };
+  const attempts = new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: 'pending' }]));
+  const stateOf: World['stateOf'] = (kind, id, now) => {
+    switch (kind) {
+      case 'session': {
+        const session = sessions.get(id);
+        return session && (isBusy(session, now) ? 'busy' : 'idle');
+      }
+      case 'form': {
+        const form = forms.get(id);
+        return form && formStatus(form, now);
+      }
+      case 'shell': {
+        const shell = shells.get(id);
+        return shell && shellStatus(shell, now).status;
+      }
+      case 'attempt':
+        return attempts.get(id)?.status;
+    }
+  };
   return {
     scenario,
     ids,
@@ -85,27 +128,14 @@ export function createWorld(scenario: ScenarioDefinition): World {
     forms,
     shells,
     integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
-    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0 }])),
+    attempts,
     ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition }])),
     ruleUses: scenario.rules.map(() => 0),
     copies: new Set(),
-    shellStatus(shell, now) {
-      const done = shell.definition.completes;
-      // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
-      if (done && now >= done.at && (shell.deadline === undefined || done.at < shell.deadline)) return { status: 'exited', completed: done.at, exit: done.exit };
-      if (shell.deadline !== undefined && now >= shell.deadline) return { status: 'timeout', completed: shell.deadline };
-      return { status: 'running' };
-    },
-    isBusy(session, now) {
-      if (session.busyUntil !== undefined && now < session.busyUntil) return true;
-      return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
-    },
-    formStatus(form, now) {
-      if (form.answered) return 'answered';
-      const { appears, cancelled } = form.definition;
-      if (cancelled !== undefined && now >= cancelled) return 'cancelled';
-      return now < appears ? 'scheduled' : 'pending';
-    },
+    shellStatus,
+    isBusy,
+    formStatus,
+    stateOf,
   };
 }
 
@@ -117,18 +147,18 @@ export function snapshotWorld(world: World, clock: Clock): Record<string, unknow
     now,
     sessions: [...world.sessions.values()].map((s) => ({
       id: s.definition.id,
-      state: world.isBusy(s, now) ? 'busy' : 'idle',
+      state: world.stateOf('session', s.definition.id, now),
       messages: s.messages.length,
       pendingQuestions: [...s.questions],
     })),
     forms: [...world.forms.values()].map((f) => ({
       id: f.definition.record.id,
       sessionID: f.definition.record.sessionID,
-      state: world.formStatus(f, now),
+      state: world.stateOf('form', f.definition.record.id, now),
       ...(f.answered ? { answer: f.answered.answer } : {}),
     })),
-    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: world.shellStatus(sh, now).status, deadline: sh.deadline ?? null })),
-    attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.settled?.status ?? 'pending', polls: a.polls })),
+    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: world.stateOf('shell', sh.definition.id, now), deadline: sh.deadline ?? null })),
+    attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.status, polls: a.polls })),
     integrations: [...world.integrations.values()].map((i) => ({ id: i.id, connections: i.connections })),
     ptys: [...world.ptys.keys()],
     rules: world.scenario.rules.map((r, index) => ({ where: r.where, operation: r.operation, used: world.ruleUses[index], times: r.times ?? null })),

@@ -3,7 +3,6 @@
  * SimUpstreamError (502), never a hang, a crash or the upstream's garbage.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
@@ -11,6 +10,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { parseRecording } from '../../src/recordings/format.js';
+import { freePort } from '../support/ports.js';
 
 const UPSTREAM = 'http://upstream.invalid';
 
@@ -27,13 +27,7 @@ async function proxied(timeout = 5000) {
 
 describe('upstream faults', () => {
   it('a refused connection', async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as { port: number };
-        probe.close(() => resolve(free));
-      });
-    });
+    const port = await freePort();
     const app = await createApp({ upstream: `http://127.0.0.1:${port}`, log: () => {} });
     const res = await request(app).get('/api/plugin');
     expect(res.status).toBe(502);

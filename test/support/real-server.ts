@@ -5,10 +5,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './ports.js';
 
 export const REAL_SERVER_BINARY = fileURLToPath(new URL('../../node_modules/opencode-linux-x64/bin/opencode', import.meta.url));
 
@@ -16,15 +16,6 @@ export interface RealServer {
   url: string;
   directory: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export function realServerAvailable(): boolean {
