@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { ConfigError, DEFAULTS, type SimOptions } from './config.js';
 import { SimScenarioNotFoundError } from './errors.js';
-import { loadSpec } from './openapi.js';
+import { loadSpec } from './spec/openapi.js';
 import { driftReport, formatDrift } from './recordings/drift.js';
 import { headerDocument, interactionDocument, parseRecording } from './recordings/format.js';
 import { fromHar, toHar, type Har } from './recordings/har.js';
@@ -14,7 +14,7 @@ import { mergeRedaction } from './recordings/redact.js';
 import { ScenarioError } from './scenarios/definition.js';
 import { loadScenarioFile } from './scenarios/load-scenario.js';
 import { SCENARIOS_DIR } from './scenarios/scenario-host.js';
-import { startServer } from './server.js';
+import { startServer } from './http/server.js';
 
 const USAGE = `Usage: session-agent-sim <command> [options]
 

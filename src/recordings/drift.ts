@@ -2,8 +2,8 @@
  * The drift report: every recorded answer checked against the spec, grouped per operation, so what the
  * real server does differently is visible at a glance.
  */
-import { checkAnswer } from '../answer-check.js';
-import type { SpecIndex } from '../openapi.js';
+import { checkAnswer } from '../spec/answer-check.js';
+import type { SpecIndex } from '../spec/openapi.js';
 import type { ParsedRecording } from './format.js';
 
 export interface OperationDrift {

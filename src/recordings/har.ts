@@ -3,8 +3,8 @@
  * devtools) imported as a recording. Importing routes each entry through the spec and redacts it like a
  * live recording, so a HAR full of cookies never lands on disk as one.
  */
-import type { SpecIndex } from '../openapi.js';
-import { findOperation } from '../router.js';
+import type { SpecIndex } from '../spec/openapi.js';
+import { findOperation } from '../spec/router.js';
 import { RECORDING_FORMAT, type Interaction, type ParsedRecording, type RecordingHeader } from './format.js';
 import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
 

@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { wallClock } from '../clock.js';
-import { flatHeaders, type Answer, type Exchange } from '../http-io.js';
+import { wallClock } from '../state/clock.js';
+import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
 import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
 import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
 

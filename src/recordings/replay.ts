@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { SimRecordingNotFoundError } from '../errors.js';
-import type { Answer, Exchange } from '../http-io.js';
+import type { Answer, Exchange } from '../http/io.js';
 import { parseRecording, type Interaction } from './format.js';
 import { queryOf, requestBody } from './recorder.js';
 import { redactBody, redactQuery, type RedactionRules } from './redact.js';

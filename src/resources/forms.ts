@@ -3,7 +3,7 @@
  * reply settles the form, a second one is refused; forms can appear or be cancelled at scripted times.
  */
 import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from '../errors.js';
-import { resolveLocation } from '../location.js';
+import { resolveLocation } from '../spec/location.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
 import type { Handlers } from './handler.js';
 

@@ -2,10 +2,10 @@
  * What a resource module gives the scenario responder: handlers keyed by operationId. A handler answers, or
  * returns undefined to let the next layer (the schema-driven fallback) answer.
  */
-import type { Answer } from '../http-io.js';
-import { resolveLocation, type ProjectContext } from '../location.js';
-import type { AcceptedRequest } from '../responders.js';
-import type { World } from '../scenarios/world.js';
+import type { Answer } from '../http/io.js';
+import { resolveLocation, type ProjectContext } from '../spec/location.js';
+import type { AcceptedRequest } from '../answerers/responder.js';
+import type { World } from '../state/world.js';
 
 export interface HandlerContext {
   world: World;

@@ -4,7 +4,7 @@
  * pending until its scripted poll or time, then complete or failed, and expired once past its expiry.
  */
 import { InvalidRequestError } from '../errors.js';
-import type { AttemptState, World } from '../scenarios/world.js';
+import type { AttemptState, World } from '../state/world.js';
 import { locationAnswer, type Handlers } from './handler.js';
 
 /** Moves an attempt along on a poll at `now`; once it leaves pending it stays where it landed. */

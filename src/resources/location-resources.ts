@@ -5,10 +5,10 @@
  */
 import { posix } from 'node:path';
 import { InvalidRequestError, ProjectCopyError } from '../errors.js';
-import { resolveLocation, type LocationInfo, type ProjectContext } from '../location.js';
-import { createRandom } from '../random.js';
-import type { AcceptedRequest } from '../responders.js';
-import type { World } from '../scenarios/world.js';
+import { resolveLocation, type LocationInfo, type ProjectContext } from '../spec/location.js';
+import { createRandom } from '../state/random.js';
+import type { AcceptedRequest } from '../answerers/responder.js';
+import type { World } from '../state/world.js';
 import { locationAnswer, type Handlers } from './handler.js';
 
 /** Shells the real server starts as login shells (it appends `-l` to their args). */

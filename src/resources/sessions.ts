@@ -11,7 +11,7 @@ import {
   SessionNotFoundError,
 } from '../errors.js';
 import type { MessageRecord } from '../scenarios/definition.js';
-import type { SessionState, World } from '../scenarios/world.js';
+import type { SessionState, World } from '../state/world.js';
 import type { HandlerContext, Handlers } from './handler.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 

@@ -4,7 +4,7 @@
  * clears it) and is a no-op on a command that is no longer running.
  */
 import { ShellNotFoundError } from '../errors.js';
-import type { ShellState, World } from '../scenarios/world.js';
+import type { ShellState, World } from '../state/world.js';
 import { locationAnswer, type Handlers } from './handler.js';
 
 function record(world: World, shell: ShellState, now: number, projectDirectory: string): Record<string, unknown> {

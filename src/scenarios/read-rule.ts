@@ -2,9 +2,9 @@
  * Reads one `rules` entry of a scenario into a `RuleDefinition`, checking that it names a real operation and
  * that what it answers is a status and body that operation declares.
  */
-import { checkAnswer } from '../answer-check.js';
+import { checkAnswer } from '../spec/answer-check.js';
 import { parseDuration } from '../duration.js';
-import type { SpecIndex } from '../openapi.js';
+import type { SpecIndex } from '../spec/openapi.js';
 import type { RuleDefinition } from './definition.js';
 
 type Json = Record<string, unknown>;

@@ -5,12 +5,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../state/clock.js';
 import { SimScenarioNotFoundError } from '../errors.js';
-import type { SpecIndex } from '../openapi.js';
+import type { SpecIndex } from '../spec/openapi.js';
 import type { ScenarioDefinition } from './definition.js';
 import { loadScenarioFile } from './load-scenario.js';
-import { createWorld, type World } from './world.js';
+import { createWorld, type World } from '../state/world.js';
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 

@@ -2,10 +2,10 @@ import { createServer } from 'node:http';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createPipeline } from '../../src/app.js';
-import { createClock } from '../../src/clock.js';
+import { createClock } from '../../src/state/clock.js';
 import { resolveConfig } from '../../src/config.js';
-import { createJournal } from '../../src/journal.js';
-import { loadSpec } from '../../src/openapi.js';
+import { createJournal } from '../../src/control/journal.js';
+import { loadSpec } from '../../src/spec/openapi.js';
 import { SES } from '../support/requests.js';
 
 async function pipelineWithBrokenResponder() {

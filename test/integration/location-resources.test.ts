@@ -5,16 +5,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkAnswer } from '../../src/answer-check.js';
-import { createClock } from '../../src/clock.js';
+import { checkAnswer } from '../../src/spec/answer-check.js';
+import { createClock } from '../../src/state/clock.js';
 import { ProjectCopyError, TaggedError } from '../../src/errors.js';
-import type { Answer, Exchange } from '../../src/http-io.js';
-import { projectContext } from '../../src/location.js';
-import { loadSpec, type SpecIndex } from '../../src/openapi.js';
+import type { Answer, Exchange } from '../../src/http/io.js';
+import { projectContext } from '../../src/spec/location.js';
+import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
 import { locationHandlers } from '../../src/resources/location-resources.js';
-import type { AcceptedRequest } from '../../src/responders.js';
+import type { AcceptedRequest } from '../../src/answerers/responder.js';
 import { loadScenarioFile, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { createWorld, snapshotWorld, type World } from '../../src/scenarios/world.js';
+import { createWorld, snapshotWorld, type World } from '../../src/state/world.js';
 import { PROJECT_ID } from '../support/requests.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/workspace.yaml', import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createClock, DEFAULT_START } from '../../src/clock.js';
+import { createClock, DEFAULT_START } from '../../src/state/clock.js';
 import { ConfigError, resolveConfig } from '../../src/config.js';
-import { createJournal } from '../../src/journal.js';
+import { createJournal } from '../../src/control/journal.js';
 
 describe('resolveConfig', () => {
   it('binds loopback on 4010 by default', () => {

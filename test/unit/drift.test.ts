@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
 import { driftReport, formatDrift } from '../../src/recordings/drift.js';
 import type { Interaction } from '../../src/recordings/format.js';
 

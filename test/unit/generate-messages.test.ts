@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { loadSpec } from '../../src/openapi.js';
-import { createRandom } from '../../src/random.js';
+import { loadSpec } from '../../src/spec/openapi.js';
+import { createRandom } from '../../src/state/random.js';
 import { generateMessages } from '../../src/scenarios/generate-messages.js';
 
 it('generates messages of every kind it knows that the spec accepts', async () => {

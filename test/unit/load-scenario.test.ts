@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
 import { ScenarioError } from '../../src/scenarios/definition.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/message-cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/spec/message-cursor.js';
 import { pageMessages, type MessagePage, type PagedMessage, type PageQuery } from '../../src/resources/message-page.js';
 
 interface TestMessage extends PagedMessage {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi.js';
-import { findOperation } from '../../src/router.js';
+import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { findOperation } from '../../src/spec/router.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {

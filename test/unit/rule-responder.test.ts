@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createClock } from '../../src/clock.js';
-import { projectContext } from '../../src/location.js';
-import { loadSpec } from '../../src/openapi.js';
-import type { AcceptedRequest } from '../../src/responders.js';
+import { createClock } from '../../src/state/clock.js';
+import { projectContext } from '../../src/spec/location.js';
+import { loadSpec } from '../../src/spec/openapi.js';
+import type { AcceptedRequest } from '../../src/answerers/responder.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
 import type { ScenarioHost } from '../../src/scenarios/scenario-host.js';
-import { ruleResponder } from '../../src/scenarios/scenario-responder.js';
-import { createWorld } from '../../src/scenarios/world.js';
+import { ruleResponder } from '../../src/answerers/scenario-responder.js';
+import { createWorld } from '../../src/state/world.js';
 
 describe('ruleResponder', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {

@@ -4,11 +4,11 @@
  * upstream) plug in here ahead of the schema-driven fallback, which always answers.
  */
 import { echoRequest } from './echo-request.js';
-import { BASIC_CHALLENGE } from './errors.js';
+import { BASIC_CHALLENGE } from '../errors.js';
 import type { Fallback } from './fallback.js';
-import type { Answer, Exchange } from './http-io.js';
-import type { ProjectContext } from './location.js';
-import type { OperationDefinition } from './openapi.js';
+import type { Answer, Exchange } from '../http/io.js';
+import type { ProjectContext } from '../spec/location.js';
+import type { OperationDefinition } from '../spec/openapi.js';
 import type { Preferences } from './preferences.js';
 
 export interface AcceptedRequest {

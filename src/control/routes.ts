@@ -1,15 +1,15 @@
 /**
  * The simulator's own routes under `/__sim`, outside the API's namespace: JSON in, JSON out.
  */
-import type { Clock } from './clock.js';
-import { parseDuration } from './duration.js';
-import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError } from './errors.js';
-import type { Answer, Exchange } from './http-io.js';
+import type { Clock } from '../state/clock.js';
+import { parseDuration } from '../duration.js';
+import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError } from '../errors.js';
+import type { Answer, Exchange } from '../http/io.js';
 import type { Journal } from './journal.js';
-import type { SpecIndex } from './openapi.js';
-import { hintOf } from './router.js';
-import type { ScenarioHost } from './scenarios/scenario-host.js';
-import { snapshotWorld } from './scenarios/world.js';
+import type { SpecIndex } from '../spec/openapi.js';
+import { hintOf } from '../spec/router.js';
+import type { ScenarioHost } from '../scenarios/scenario-host.js';
+import { snapshotWorld } from '../state/world.js';
 
 export const CONTROL_PREFIX = '/__sim';
 

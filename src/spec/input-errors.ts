@@ -11,9 +11,9 @@ import {
   SessionNotFoundError,
   ShellNotFoundError,
   type TaggedError,
-} from './errors.js';
+} from '../errors.js';
 import type { OperationDefinition } from './openapi.js';
-import type { Violation, ViolationPlace } from './request-validation.js';
+import type { Violation, ViolationPlace } from './violation.js';
 
 /** The kinds the real server puts in InvalidRequestError.kind for schema failures. */
 const KIND_BY_PLACE: Record<ViolationPlace, string> = { path: 'Params', query: 'Query', body: 'Payload' };

@@ -4,19 +4,19 @@
  * to say lets the request fall through to the next.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Clock } from '../clock.js';
-import { resolveLocation, type ProjectContext } from '../location.js';
+import type { Clock } from '../state/clock.js';
+import { resolveLocation, type ProjectContext } from '../spec/location.js';
 import { formHandlers } from '../resources/forms.js';
 import type { Handlers } from '../resources/handler.js';
 import { integrationHandlers } from '../resources/integrations.js';
 import { locationHandlers } from '../resources/location-resources.js';
 import { sessionHandlers } from '../resources/sessions.js';
 import { shellHandlers } from '../resources/shells.js';
-import type { AcceptedRequest, Responder } from '../responders.js';
-import type { RuleDefinition } from './definition.js';
-import { withLocation } from './read-rule.js';
-import type { ScenarioHost } from './scenario-host.js';
-import type { StatefulKind, World } from './world.js';
+import type { AcceptedRequest, Responder } from './responder.js';
+import type { RuleDefinition } from '../scenarios/definition.js';
+import { withLocation } from '../scenarios/read-rule.js';
+import type { ScenarioHost } from '../scenarios/scenario-host.js';
+import type { StatefulKind, World } from '../state/world.js';
 
 const HANDLERS: Handlers = { ...sessionHandlers, ...formHandlers, ...shellHandlers, ...integrationHandlers, ...locationHandlers };
 

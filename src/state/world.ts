@@ -3,9 +3,9 @@
  * by id (O(1) in the number of resources); time-dependent state (busy windows, forms appearing or being
  * cancelled) is computed from the virtual clock when asked, so advancing time costs nothing.
  */
-import type { Clock } from '../clock.js';
-import { createIds, createRandom, type IdFactory } from '../random.js';
-import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, ScenarioDefinition, SessionDefinition, ShellDefinition } from './definition.js';
+import type { Clock } from './clock.js';
+import { createIds, createRandom, type IdFactory } from './random.js';
+import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, ScenarioDefinition, SessionDefinition, ShellDefinition } from '../scenarios/definition.js';
 
 export interface SessionState {
   readonly definition: SessionDefinition;

@@ -3,13 +3,13 @@
  * (recording), hybrid replay (recording + upstream, recording what is missing). Nothing for the mock.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, type SimConfig } from './config.js';
-import type { SpecIndex } from './openapi.js';
+import { ConfigError, type SimConfig } from '../config.js';
+import type { SpecIndex } from '../spec/openapi.js';
 import { createPassThrough, type PassThrough } from './pass-through.js';
-import { RECORDING_FORMAT, type RecordingHeader } from './recordings/format.js';
-import { createRecorder } from './recordings/recorder.js';
-import { mergeRedaction } from './recordings/redact.js';
-import { createReplayer } from './recordings/replay.js';
+import { RECORDING_FORMAT, type RecordingHeader } from '../recordings/format.js';
+import { createRecorder } from '../recordings/recorder.js';
+import { mergeRedaction } from '../recordings/redact.js';
+import { createReplayer } from '../recordings/replay.js';
 
 export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassThrough | undefined {
   if (config.upstream === undefined && config.replay === undefined) return undefined;

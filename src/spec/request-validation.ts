@@ -5,15 +5,8 @@
  */
 import type { OperationDefinition } from './openapi.js';
 import { checkMessageQuery } from './message-cursor.js';
+import type { Violation } from './violation.js';
 
-export type ViolationPlace = 'path' | 'query' | 'body';
-
-export interface Violation {
-  in: ViolationPlace;
-  /** The offending field as the client wrote it: `sessionID`, `location[directory]`, `model.id`. */
-  field?: string;
-  message: string;
-}
 
 export interface RequestParts {
   pathParams: Record<string, string>;

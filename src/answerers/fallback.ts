@@ -3,7 +3,7 @@
  * (`prism-mocker.ts`), seeded per request so an answer depends on the seed and the request alone.
  */
 import { createHash } from 'node:crypto';
-import type { OperationDefinition, SpecIndex } from './openapi.js';
+import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
 import type { Preferences } from './preferences.js';
 import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
 

@@ -3,8 +3,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type SimApp } from './app.js';
-import type { SimOptions } from './config.js';
+import { createApp, type SimApp } from '../app.js';
+import type { SimOptions } from '../config.js';
 import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {

@@ -3,11 +3,11 @@
  * replay (answer from the recording; a miss is an error) and hybrid replay (answer from the recording,
  * forward and record what is missing). One function per request decides, and says which layer answered.
  */
-import { wallClock } from './clock.js';
-import type { Answer, Exchange } from './http-io.js';
-import type { Recorder } from './recordings/recorder.js';
-import type { Replayer, Route } from './recordings/replay.js';
-import type { Responder } from './responders.js';
+import { wallClock } from '../state/clock.js';
+import type { Answer, Exchange } from '../http/io.js';
+import type { Recorder } from '../recordings/recorder.js';
+import type { Replayer, Route } from '../recordings/replay.js';
+import type { Responder } from './responder.js';
 import { forward, type Upstream } from './upstream.js';
 
 export type PassThrough = (exchange: Exchange, route: Route) => Promise<Answer & { layer: string }>;

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
-import { DEFAULT_SPEC_PATH } from './config.js';
-import { cachedJson } from './load-cache.js';
+import { DEFAULT_SPEC_PATH } from '../config.js';
+import { cachedJson } from '../load-cache.js';
 
 
 const SPEC_ID = 'spec';

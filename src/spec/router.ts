@@ -3,7 +3,7 @@
  * scan over pre-split templates is both simplest and fast; literal segments outrank parameters so a fixed
  * path never loses to a template.
  */
-import type { OperationHint } from './errors.js';
+import type { OperationHint } from '../errors.js';
 import type { OperationDefinition, SpecIndex } from './openapi.js';
 
 export type RouteResult =

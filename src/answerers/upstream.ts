@@ -6,8 +6,8 @@
 // Namespaces, not named imports: request is looked up per call, so interceptors (nock in tests) see it.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { SimUpstreamError } from './errors.js';
-import { flatHeaders, type Answer, type Exchange } from './http-io.js';
+import { SimUpstreamError } from '../errors.js';
+import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `host` (it names the upstream, not us). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);

@@ -2,8 +2,8 @@
  * Prism's per-request controls, read from the `Prefer` header (`code=404, example=notFound, dynamic=true`)
  * and checked against the operation up front, so a typo gets a hint instead of a wrong answer.
  */
-import { SimPreferenceError } from './errors.js';
-import type { OperationDefinition } from './openapi.js';
+import { SimPreferenceError } from '../errors.js';
+import type { OperationDefinition } from '../spec/openapi.js';
 
 export interface Preferences {
   code?: number;

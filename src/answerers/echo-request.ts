@@ -4,7 +4,7 @@
  * example's, and a record fetched by id carries that id. A frontend showing "Session not found: ses_x"
  * should show the id it asked for.
  */
-import { resolveLocation, type ProjectContext } from './location.js';
+import { resolveLocation, type ProjectContext } from '../spec/location.js';
 
 type IdentitySource = [field: string, from: (params: Record<string, string>, body: Record<string, unknown>) => unknown];
 
