@@ -4,3 +4,4 @@ export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './conf
 export { loadSpec, type SpecIndex, type OperationDefinition } from './spec/openapi.js';
 export { checkAnswer } from './spec/answer-check.js';
 export * from './errors.js';
+export { startSimulator, type SimulatorHandle } from './start-simulator.js';
