@@ -39,6 +39,8 @@ export function toDeclaredError(operation: OperationDefinition, violations: Viol
   if (first.in === 'path' && first.field) {
     const notFound = NOT_FOUND_BY_PARAM[first.field]?.(pathParams[first.field] ?? '');
     if (notFound && operation.declaredTags.has(notFound._tag)) return notFound;
+    const addressed = notFoundOfAddressed(operation, first, pathParams);
+    if (addressed) return addressed;
   }
   switch (operation.inputErrorTag) {
     case 'InvalidCursorError':
@@ -50,4 +52,23 @@ export function toDeclaredError(operation: OperationDefinition, violations: Viol
     default:
       throw new Error(`${operation.operationId}: no way to report bad input as ${operation.inputErrorTag}`);
   }
+}
+
+/**
+ * A malformed parent id (a session under which a form is answered) whose own not-found error is undeclared:
+ * the addressed child cannot exist under it either, so its not-found error is the truthful declared answer.
+ * Blaming the body instead (FormInvalidAnswerError) would send the client to fix an answer that was fine.
+ * The constructors word their message around the child's id, so it is replaced to name the id actually wrong.
+ */
+function notFoundOfAddressed(operation: OperationDefinition, violation: Violation, pathParams: Record<string, string>): TaggedError | undefined {
+  for (const param of [...operation.pathParams].reverse()) {
+    if (param.name === violation.field) continue;
+    const notFound = NOT_FOUND_BY_PARAM[param.name]?.(pathParams[param.name] ?? '');
+    if (!notFound || !operation.declaredTags.has(notFound._tag)) continue;
+    const message = `${notFound.message}: ${violation.message}`;
+    notFound.fields.message = message;
+    notFound.message = message;
+    return notFound;
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { declaredStatuses, declaredTag, operation, operations, specProblems } from '../support/spec-validator.js';
+import { declaredStatuses, declaredTag, operation, operations, parameters, requestBody, specProblems } from '../support/spec-validator.js';
 import { url, validRequests, type SampleRequest } from '../support/requests.js';
 
 let app: SimApp;
@@ -41,11 +41,34 @@ it('covers the 23 operations of the interface', () => {
   expect(Object.keys(validRequests).sort()).toEqual(operations.map((o) => o.operationId).sort());
 });
 
+const BAD_ID = 'bad-id';
+
+/** Path parameters whose schema carries a pattern, so an id of the wrong shape can be told apart from an unknown one. */
+function patternedPathParams(operationId: string): { name: string; pattern: string }[] {
+  return parameters(operationId)
+    .filter((p) => p.in === 'path' && typeof p.schema?.pattern === 'string')
+    .map((p) => ({ name: p.name as string, pattern: p.schema.pattern as string }));
+}
+const patternedOperations = operations.map((o) => o.operationId).filter((id) => patternedPathParams(id).length > 0);
+
+// The probe once reached only the one operation that inlines its pattern; these guard against it shrinking again.
+it('probes a wrong-pattern path id on every operation with a patterned path parameter', () => {
+  // Counted by hand in the spec: the 10 operations under /api/session/{sessionID} and the 2 under /api/shell/{id}.
+  expect(patternedOperations).toHaveLength(12);
+  // Cross-check from the path templates alone, without the parameter definitions the probe reads.
+  const byTemplate = operations.filter((o) => o.path.includes('{sessionID}') || o.path.startsWith('/api/shell/{id}')).map((o) => o.operationId);
+  expect([...patternedOperations].sort()).toEqual(byTemplate.sort());
+  expect(patternedPathParams('v2.session.form.reply').map((p) => p.name)).toEqual(['sessionID', 'formID']);
+  expect(patternedPathParams('v2.session.question.reply').map((p) => p.name)).toEqual(['sessionID', 'requestID']);
+  for (const id of patternedOperations) for (const { pattern } of patternedPathParams(id)) expect(new RegExp(pattern, 'u').test(BAD_ID)).toBe(false);
+});
+
 describe.each(operations.map((o) => o.operationId))('%s', (operationId) => {
   const sample = validRequests[operationId] as SampleRequest;
   const op = operation(operationId);
-  const hasBody = Boolean(op.raw.requestBody);
-  const requiredBody = Boolean(op.raw.requestBody?.required);
+  const body = requestBody(operationId);
+  const hasBody = body !== undefined;
+  const requiredBody = body?.required === true;
 
   it('answers a valid request with its declared success', async () => {
     const res = await send(sample);
@@ -82,28 +105,34 @@ describe.each(operations.map((o) => o.operationId))('%s', (operationId) => {
     expectDeclaredError(operationId, await send(sample, { body: undefined }));
   });
 
-  const requiredFields: string[] = (() => {
-    const schema = op.raw.requestBody?.content?.['application/json']?.schema;
-    return schema?.required ?? [];
-  })();
+  const requiredFields: string[] = body?.schema?.required ?? [];
   it.runIf(requiredFields.length > 0)('answers a body missing its required fields with a declared error naming one', async () => {
     const res = await send(sample, { body: {} });
     expectDeclaredError(operationId, res);
     expect(JSON.stringify(res.body)).toContain(requiredFields[0]);
   });
 
-  const patterned = (op.raw.parameters ?? []).filter((p: { in: string; schema?: { pattern?: string } }) => p.in === 'path' && p.schema?.pattern);
+  const patterned = patternedPathParams(operationId);
   it.runIf(patterned.length > 0)('answers a path id of the wrong pattern with a declared error', async () => {
     for (const param of patterned) {
+      const index = op.path.split('/').indexOf(`{${param.name}}`);
+      expect(index, param.name).toBeGreaterThan(0);
       const segments = sample.path.split('/');
-      segments[op.path.split('/').indexOf(`{${param.name}}`)] = 'bad-id';
+      segments[index] = BAD_ID;
       const res = await send({ ...sample, path: segments.join('/') });
       expectDeclaredError(operationId, res);
-      expect(JSON.stringify(res.body)).toContain('bad-id');
+      expect(JSON.stringify(res.body), `${param.name}: ${res.text}`).toContain(BAD_ID);
+      // The spec's decision: the bad-input error where one is declared for it, else "not found", which is the
+      // truth (no resource can live at that id), never an error about some other part of the request.
+      if (declaredTag(operationId, 400) === 'InvalidRequestError') {
+        expect(res.body, param.name).toMatchObject({ _tag: 'InvalidRequestError', kind: 'Params', field: param.name });
+      } else {
+        expect(res.status, `${param.name}: ${res.text}`).toBe(404);
+      }
     }
   });
 
-  const takesLocation = (op.raw.parameters ?? []).some((p: { $ref?: string }) => p.$ref?.endsWith('/Location'));
+  const takesLocation = parameters(operationId).some((p) => p.in === 'query' && p.name === 'location');
   it.runIf(takesLocation)('answers an unknown location key and a flat location with declared errors', async () => {
     expectDeclaredError(operationId, await send(sample, { query: 'location[colour]=blue' }));
     expectDeclaredError(operationId, await send(sample, { query: 'location=/tmp' }));

@@ -47,6 +47,28 @@ function deref(node: Json): { node: Json; pointer?: string } {
   return { node, pointer };
 }
 
+/**
+ * The parameters an operation takes, `$ref`s resolved and path-item parameters merged in (the operation's own
+ * win by name and place, as OpenAPI says): probes that read `raw.parameters` as written see only the few
+ * parameters the spec happens to inline, and silently skip every operation that shares a component parameter.
+ */
+export function parameters(operationId: string): Json[] {
+  const op = operation(operationId);
+  const resolve = (list: Json[] | undefined): Json[] => (list ?? []).map((p) => deref(p).node);
+  const own = resolve(op.raw.parameters);
+  const inherited = resolve((spec.paths as Json)[op.path].parameters).filter((p) => !own.some((o) => o.name === p.name && o.in === p.in));
+  return [...inherited, ...own];
+}
+
+/** The request body and its JSON schema, `$ref`s resolved, for the same reason as `parameters`. */
+export function requestBody(operationId: string): { required: boolean; schema?: Json } | undefined {
+  const raw = operation(operationId).raw.requestBody;
+  if (!raw) return undefined;
+  const body = deref(raw).node;
+  const schema = body.content?.['application/json']?.schema;
+  return { required: body.required === true, schema: schema ? deref(schema).node : undefined };
+}
+
 export function declaredStatuses(operationId: string): number[] {
   return Object.keys(operation(operationId).raw.responses).map(Number);
 }
