@@ -1,3 +1,5 @@
+import type { ResourceState, StatefulKind } from '../state/resource-states.js';
+
 /**
  * A scenario as loaded: immutable, every duration resolved to virtual milliseconds since the epoch, every
  * id and timestamp filled in, every record already valid against the spec.
@@ -78,10 +80,14 @@ export interface RuleDefinition {
   readonly after?: number;
   readonly before?: number;
   /** Resource states that must hold: kind → {id, is}. */
-  readonly state?: Readonly<Partial<Record<'session' | 'form' | 'shell' | 'attempt', { id: string; is: string }>>>;
+  readonly state?: { readonly [K in StatefulKind]?: { readonly id: string; readonly is: ResourceState<K> } };
+  /** Meaningless when `drop` is set (then 0): a dropped connection has no status. */
   readonly status: number;
+  /** The body; absent for a bodiless answer and for `drop`. */
   readonly answer?: unknown;
-  /** Wall-clock milliseconds to wait before answering. */
+  /** Destroy the connection without an answer, as a crashed server would; only ever `true` when present. */
+  readonly drop?: boolean;
+  /** Wall-clock milliseconds to wait before answering (or dropping). */
   readonly delay: number;
   readonly times?: number;
   /** Where the rule is written, for the journal's explanation. */
@@ -108,16 +114,28 @@ export interface ScenarioDefinition {
   readonly rules: readonly RuleDefinition[];
 }
 
-/** One thing wrong with a scenario file, where it is. */
+/**
+ * One thing wrong with a scenario (or a run-time rule), where it is. Text has positions; a value given as an
+ * object has none, so its problems have `line` and `col` 0 and say where they are through `path` alone.
+ */
 export interface ScenarioProblem {
+  /** The file, or the label of what was checked (`inline scenario`, `runtime rule rul_1`). */
   file: string;
   line: number;
   col: number;
+  /** The place in the checked value, `sessions[0].busy[1].until` (empty: the value itself); not part of `message`. */
+  path?: string;
   message: string;
 }
 
 export class ScenarioError extends Error {
   constructor(readonly problems: ScenarioProblem[]) {
-    super(problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('\n'));
+    super(problems.map(describeProblem).join('\n'));
   }
+}
+
+/** `file:line:col: message` for text, `label: path: message` for an object. */
+export function describeProblem(p: ScenarioProblem): string {
+  if (p.line > 0) return `${p.file}:${p.line}:${p.col}: ${p.message}`;
+  return p.path ? `${p.file}: ${p.path}: ${p.message}` : `${p.file}: ${p.message}`;
 }

@@ -1,14 +1,13 @@
 /**
- * Reads a scenario file into a `ScenarioDefinition`: YAML syntax, then the scenario format's JSON Schema,
- * then every record it would serve against the OpenAPI spec. Each problem names file, line and column; a
- * file with any problem does not load at all (never half a world).
+ * Reads a scenario into a `ScenarioDefinition`: from a YAML file (syntax first) or from an object a test
+ * author wrote in code, then for both alike the scenario format's JSON Schema, then every record it would
+ * serve against the OpenAPI spec, then the references between records. Each problem names its place
+ * (file:line:col for text, the path for an object); a scenario with any problem does not load at all
+ * (never half a world).
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
-import { createAjv } from '../spec/ajv.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
@@ -17,20 +16,26 @@ import type { Diagnostic, SpecIndex } from '../spec/openapi.js';
 import { createIds, createRandom } from '../state/random.js';
 import { generateMessages } from './generate-messages.js';
 import { buildFileTree } from './file-tree.js';
-import { readRule } from './read-rule.js';
+import { checkScenarioFormat, formatPath, SCENARIO_SCHEMA_PATH, type Path } from './format.js';
+import { checkDeclaredStates, declaredResources, readRule } from './read-rule.js';
 import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
 
-export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
+export { SCENARIO_SCHEMA_PATH };
 
 type Json = Record<string, unknown>;
-type Path = Array<string | number>;
 
-let formatValidator: ValidateFunction | undefined;
+/**
+ * Turns a problem at `path` of the scenario into a reported one: how a place is shown is all that differs
+ * between text and an object. `subject` names the field for messages shown without their path.
+ */
+type Place = (path: Path, message: string, detail?: { atKey?: boolean; subject?: string }) => ScenarioProblem;
 
-function scenarioValidator(): ValidateFunction {
-  if (formatValidator) return formatValidator;
-  formatValidator = createAjv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as Json);
-  return formatValidator;
+interface Origin {
+  /** The file, or the label of an object; rules' `where` starts with it. */
+  file: string;
+  place: Place;
+  /** The scenario's name must be this file's name (without .yaml). */
+  fileName?: string;
 }
 
 const DEFAULT_PROJECT_DIR = DEFAULTS.projectDir;
@@ -57,18 +62,59 @@ export function loadScenarioFile(file: string, spec: SpecIndex): ScenarioDefinit
 export function parseScenario(text: string, file: string, spec: SpecIndex): ScenarioDefinition {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const at = (path: Path, message: string, atKey = false): ScenarioProblem => ({ file, ...position(doc, lines, path, atKey), message });
   if (doc.errors.length) {
     throw new ScenarioError(doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })));
   }
-  const raw = doc.toJS() as unknown;
-  const validate = scenarioValidator();
-  const formatProblems = validate(raw) ? [] : describe(validate.errors ?? []).map(([path, message, atKey]) => at(path, message, atKey));
-  const name = (raw as Json | null)?.name;
-  if (typeof name === 'string' && name !== basename(file).replace(/\.ya?ml$/, '') && !file.startsWith('<')) {
-    formatProblems.push(at(['name'], `name "${name}" must match the file name ${basename(file)}`));
+  const place: Place = (path, message, detail) => ({
+    file,
+    ...position(doc, lines, path, detail?.atKey ?? false),
+    path: formatPath(path),
+    message: detail?.subject ? `${detail.subject} ${message}` : message,
+  });
+  // Placeholders such as <test> name no file, so there is no name to match.
+  return readScenario(doc.toJS() as unknown, spec, { file, place, fileName: file.startsWith('<') ? undefined : basename(file) });
+}
+
+/** Objects already checked, by their JSON: a test suite tends to load the same fixture in every test. */
+const inlineLoaded = new Map<string, ScenarioDefinition>();
+const INLINE_CACHE_SIZE = 32;
+
+/**
+ * A scenario written as an object (`useScenario({ name: 'x', sessions: [...] })`), checked exactly as a file
+ * is, except that no file name constrains its name. Problems are reported as `<label>: <path>: <message>`.
+ */
+export function loadScenarioObject(value: unknown, spec: SpecIndex, label = 'inline scenario'): ScenarioDefinition {
+  // Through JSON, so the definition is the same whether the fixture came from YAML or code (a Date becomes
+  // its ISO text, undefined fields vanish) and owes nothing to an object its author may change later.
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new ScenarioError([{ file: label, line: 0, col: 0, path: '', message: `a scenario must be JSON data: ${(error as Error).message.split('\n')[0]}` }]);
   }
-  // Records are checked against the spec only once the file has the format's shape.
+  const key = `${spec.hash}\n${label}\n${json}`;
+  const cached = inlineLoaded.get(key);
+  if (cached) return cached;
+  const place: Place = (path, message, detail) => {
+    const where = formatPath(path);
+    // Next to its path a message need not name its field; at the top there is no path to show.
+    return { file: label, line: 0, col: 0, path: where, message: !where && detail?.subject ? `${detail.subject} ${message}` : message };
+  };
+  const definition = readScenario(json === undefined ? undefined : (JSON.parse(json) as unknown), spec, { file: label, place });
+  if (inlineLoaded.size >= INLINE_CACHE_SIZE) inlineLoaded.delete(inlineLoaded.keys().next().value as string);
+  inlineLoaded.set(key, definition);
+  return definition;
+}
+
+/** Everything after "a raw JavaScript value": format, records against the spec, cross references. */
+function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: Origin): ScenarioDefinition {
+  const at = (path: Path, message: string): ScenarioProblem => place(path, message);
+  const formatProblems = checkScenarioFormat(raw).map((p) => place(p.path, p.message, { atKey: p.atKey, subject: p.subject }));
+  const name = (raw as Json | null)?.name;
+  if (fileName !== undefined && typeof name === 'string' && name !== fileName.replace(/\.ya?ml$/, '')) {
+    formatProblems.push(at(['name'], `name "${name}" must match the file name ${fileName}`));
+  }
+  // Records are checked against the spec only once the scenario has the format's shape.
   if (formatProblems.length) throw new ScenarioError(formatProblems);
   const source = raw as Json;
   const scenarioName = source.name as string;
@@ -183,13 +229,10 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   });
   const model = source.model as Json | undefined;
   if (model) checkRecord('Model', model, ['model'], 'model');
-  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, i, spec, ms, (path, message) => problems.push(at(path, message)), file));
-  const declared = { session: sessionIds, form: new Set(forms.map((f) => f.record.id)), shell: new Set(shells.map((s) => s.id)), attempt: new Set(attempts.map((a) => a.id)) };
-  rules.forEach((rule, i) => {
-    for (const [kind, condition] of Object.entries(rule.state ?? {}) as Array<[keyof typeof declared, { id: string }]>) {
-      if (!declared[kind].has(condition.id)) problems.push(at(['rules', i, 'when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared in this scenario`));
-    }
-  });
+  const reportInRule = (i: number) => (path: Path, message: string) => problems.push(at(['rules', i, ...path], message));
+  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }));
+  const declared = declaredResources({ sessions, forms, shells, attempts });
+  rules.forEach((rule, i) => checkDeclaredStates(rule, declared, reportInRule(i)));
 
   if (problems.length) throw new ScenarioError(problems);
   return {
@@ -235,30 +278,4 @@ function position(doc: Document, lines: LineCounter, path: Path, atKey: boolean)
     if (node?.range) return lines.linePos(node.range[0]);
   }
   return { line: 1, col: 1 };
-}
-
-function describe(errors: ErrorObject[]): Array<[Path, string, boolean]> {
-  const out: Array<[Path, string, boolean]> = [];
-  const seen = new Set<string>();
-  for (const e of errors) {
-    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
-    const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    let message: string;
-    if (e.keyword === 'additionalProperties') {
-      path.push(e.params.additionalProperty as string);
-      message = `unknown field "${e.params.additionalProperty as string}"`;
-    } else if (e.keyword === 'required') {
-      message = `missing field "${e.params.missingProperty as string}"`;
-    } else if (e.keyword === 'enum') {
-      message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    } else {
-      message = `${path.length ? String(path[path.length - 1]) : 'scenario'} ${e.message ?? 'is invalid'}`;
-    }
-    const key = `${path.join('.')}|${message}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push([path, message, e.keyword === 'additionalProperties']);
-    }
-  }
-  return out;
 }

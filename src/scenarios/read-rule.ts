@@ -1,51 +1,130 @@
 /**
- * Reads one `rules` entry of a scenario into a `RuleDefinition`, checking that it names a real operation and
- * that what it answers is a status and body that operation declares.
+ * Reads one rule, written in a scenario's `rules` or added at run time, into a `RuleDefinition`, checking
+ * that it names a real operation and that what it answers is a status and body that operation declares.
+ * Both kinds of rule go through `readRule`, so a rule means the same wherever it is written.
  */
 import { checkAnswer } from '../spec/answer-check.js';
 import { parseDuration } from '../duration.js';
 import type { SpecIndex } from '../spec/openapi.js';
-import type { RuleDefinition } from './definition.js';
+import { DEFAULT_START } from '../state/clock.js';
+import { STATEFUL_KINDS, type StatefulKind } from '../state/resource-states.js';
+import { closest } from '../text/closest.js';
+import { ScenarioError, type RuleDefinition, type ScenarioDefinition, type ScenarioProblem } from './definition.js';
+import { checkRuleFormat, formatPath, type Path } from './format.js';
 
 type Json = Record<string, unknown>;
-type Report = (path: Array<string | number>, message: string) => void;
+type Report = (path: Path, message: string) => void;
 
-export function readRule(raw: Json, index: number, spec: SpecIndex, at: (value: unknown) => number, report: Report, file: string): RuleDefinition {
+export interface RuleContext {
+  /** Virtual time of a duration written in the rule (`when.after`, `when.before`). */
+  at(value: unknown): number;
+  /** Reports a problem at a path relative to the rule. */
+  report: Report;
+  /** Where the rule is written, for the journal and `x-sim-rule`. */
+  where: string;
+}
+
+/** Expects a rule that already has the format's shape (`$defs/rule` of the scenario schema). */
+export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: RuleContext): RuleDefinition {
   const when = raw.when as Json;
   const then = raw.then as Json;
-  const operation = spec.byId.get(when.operation as string);
-  const base: Array<string | number> = ['rules', index];
+  const operationId = when.operation as string;
+  const operation = spec.byId.get(operationId);
   if (!operation) {
-    report([...base, 'when', 'operation'], `no operation ${String(when.operation)} in the spec (GET /__sim/operations lists them)`);
+    const guess = closest(operationId, [...spec.byId.keys()]);
+    report(['when', 'operation'], `no operation ${operationId} in the spec (${guess ? `did you mean ${guess}? ` : ''}GET /__sim/operations lists them)`);
   }
-  const error = then.error as Json | undefined;
-  let status = then.status as number | undefined;
-  const answer = error ?? then.body;
-  if (error && operation && status === undefined) {
-    const tag = (error._tag ?? error.name) as string | undefined;
-    status = [...operation.responses.values()].find((r) => tag !== undefined && r.tags.includes(tag))?.status;
-    if (status === undefined) report([...base, 'then', 'error'], `${String(tag)} is not an error ${operation.operationId} declares (declared: ${[...operation.declaredTags].join(', ')})`);
-  }
-  if (operation && status === undefined && !error) report([...base, 'then'], 'say what to answer: status (and body), or error');
-  if (operation && status !== undefined) {
-    // Location-scoped answers get their envelope's location filled in when served; check them with one.
-    const served = withLocation(operation.locationEnvelope, answer, { directory: '/', project: { id: 'global', directory: '/' } });
-    for (const problem of checkAnswer(operation, status, served)) report([...base, 'then'], `answer violates the spec: ${problem}`);
-  }
-  return {
-    operation: when.operation as string,
+  const delay = then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0);
+  const matching = {
+    operation: operationId,
     params: (when.params as Record<string, string> | undefined) ?? {},
     query: when.query as Json | undefined,
     body: when.body as Json | undefined,
     after: when.after === undefined ? undefined : at(when.after),
     before: when.before === undefined ? undefined : at(when.before),
     state: when.state as RuleDefinition['state'],
-    status: status ?? 500,
-    answer,
-    delay: then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0),
     times: raw.times as number | undefined,
-    where: `${file} rules[${index}]`,
+    where,
   };
+
+  if (then.drop === true) {
+    // A dropped connection sends nothing, so anything said about the answer would silently go unused.
+    for (const field of ['status', 'body', 'error'] as const) {
+      if (field in then) report(['then', field], `drop sends no answer, so ${field} cannot go with it (delay can)`);
+    }
+    return { ...matching, status: 0, drop: true, delay };
+  }
+
+  const error = then.error as Json | undefined;
+  let status = then.status as number | undefined;
+  const answer = error ?? then.body;
+  if (error && operation && status === undefined) {
+    const tagField = error._tag === undefined && error.name !== undefined ? 'name' : '_tag';
+    const tag = error[tagField] as string | undefined;
+    const declared = [...operation.declaredTags].join(', ');
+    status = [...operation.responses.values()].find((r) => tag !== undefined && r.tags.includes(tag))?.status;
+    if (tag === undefined) report(['then', 'error'], `an error needs its _tag (declared: ${declared})`);
+    else if (status === undefined) report(['then', 'error', tagField], `${String(tag)} is not an error ${operation.operationId} declares (declared: ${declared})`);
+  }
+  if (operation && status === undefined && !error) report(['then'], 'say what to answer: status (and body), error, or drop');
+  if (operation && status !== undefined) {
+    // Location-scoped answers get their envelope's location filled in when served; check them with one.
+    const served = withLocation(operation.locationEnvelope, answer, { directory: '/', project: { id: 'global', directory: '/' } });
+    for (const problem of checkAnswer(operation, status, served)) report(['then'], `answer violates the spec: ${problem}`);
+  }
+  return { ...matching, status: status ?? 500, answer, delay };
+}
+
+/** The ids of each stateful kind a scenario declares, for rules' `when.state`. */
+export type DeclaredResources = { readonly [K in StatefulKind]: ReadonlySet<string> };
+
+export function declaredResources(scenario: Pick<ScenarioDefinition, 'sessions' | 'forms' | 'shells' | 'attempts'>): DeclaredResources {
+  return {
+    session: new Set(scenario.sessions.map((s) => s.id)),
+    form: new Set(scenario.forms.map((f) => f.record.id)),
+    shell: new Set(scenario.shells.map((s) => s.id)),
+    attempt: new Set(scenario.attempts.map((a) => a.id)),
+  };
+}
+
+/** Reports each `when.state` condition on a resource that is not declared (none are, without a scenario). */
+export function checkDeclaredStates(rule: RuleDefinition, declared: DeclaredResources | undefined, report: Report): void {
+  for (const kind of STATEFUL_KINDS) {
+    const condition = rule.state?.[kind];
+    if (!condition) continue;
+    if (!declared) report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared: no scenario is loaded`);
+    else if (!declared[kind].has(condition.id)) report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared in this scenario`);
+  }
+}
+
+export interface RuntimeRuleOptions {
+  /** Names the rule: its `where` is `runtime rule <id>`. */
+  id: string;
+  /** Virtual time its durations count from (default: the scenario's start). */
+  start?: number;
+}
+
+/**
+ * Reads a rule added at run time (the control API, a test's handle): the format of a scenario's `rules[]`
+ * entry, then the checks a scenario's rule gets, then its states against `scenario`'s resources. Throws a
+ * `ScenarioError` listing every problem by its path in the rule.
+ */
+export function readRuntimeRule(value: unknown, spec: SpecIndex, scenario: ScenarioDefinition | undefined, options: RuntimeRuleOptions): RuleDefinition {
+  const where = `runtime rule ${options.id}`;
+  const problem = (path: Path, message: string, subject?: string): ScenarioProblem => {
+    const place = formatPath(path);
+    // A problem about the whole rule has no path to show, so it names its subject instead.
+    return { file: where, line: 0, col: 0, path: place, message: !place && subject ? `${subject} ${message}` : message };
+  };
+  const formatProblems = checkRuleFormat(value).map((p) => problem(p.path, p.message, p.subject));
+  if (formatProblems.length) throw new ScenarioError(formatProblems);
+  const start = options.start ?? scenario?.start ?? DEFAULT_START;
+  const problems: ScenarioProblem[] = [];
+  const report: Report = (path, message) => problems.push(problem(path, message));
+  const rule = readRule(value as Json, spec, { at: (v) => start + (parseDuration(v as string | number) ?? 0), report, where });
+  checkDeclaredStates(rule, scenario && declaredResources(scenario), report);
+  if (problems.length) throw new ScenarioError(problems);
+  return rule;
 }
 
 /** Adds `location` to a location-scoped success body that the scenario wrote without one. */

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
-import { ScenarioError } from '../../src/scenarios/definition.js';
-import { parseScenario } from '../../src/scenarios/load-scenario.js';
+import { ScenarioError, type ScenarioDefinition } from '../../src/scenarios/definition.js';
+import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -88,5 +91,71 @@ describe('parseScenario rules', () => {
   it('refuses a rule on a resource the scenario does not declare', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
     expect(found).toEqual([expect.stringMatching(/^3:\d+ shell sh_x is not declared in this scenario$/)]);
+  });
+});
+
+describe('loadScenarioObject', () => {
+  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+  function objectProblems(value: unknown, label?: string): string {
+    try {
+      loadScenarioObject(value, spec, label);
+    } catch (error) {
+      if (error instanceof ScenarioError) return error.message;
+      throw error;
+    }
+    return '';
+  }
+
+  it.each(['scenarios/forms-settling.yaml', 'scenarios/default.yaml', 'test/fixtures/scripted-faults.yaml'])('reads %s written as an object exactly as the file', (path) => {
+    const file = `${ROOT}${path}`;
+    const text = readFileSync(file, 'utf8');
+    const fromFile = parseScenario(text, file, spec);
+    const fromObject = loadScenarioObject(parse(text), spec);
+    // Only where it came from differs, and rules say where they are written.
+    const origin = (s: ScenarioDefinition) => ({ ...s, file: undefined, rules: s.rules.map((r) => ({ ...r, where: r.where.replace(s.file, '') })) });
+    expect(fromObject.file).toBe('inline scenario');
+    expect(origin(fromObject)).toEqual(origin(fromFile));
+  });
+
+  it('names the place of a problem as a path, after the label', () => {
+    const message = objectProblems({ name: 'x', sessions: [{ id: 'ses_a', busy: [{ from: '0s', until: 'half a minute' }] }] });
+    expect(message).toBe('inline scenario: sessions[0].busy[0].until: must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)');
+  });
+
+  it('gives each problem its path, without line or column', () => {
+    try {
+      loadScenarioObject({ name: 'x', sessions: [{ id: 'ses_a', bussy: [] }], forms: [{ id: 'frm_1', sessionID: 'ses_x', title: 't', mode: 'url', url: 'https://x.test' }] }, spec, 'my fixture');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ScenarioError).problems).toEqual([{ file: 'my fixture', line: 0, col: 0, path: 'sessions[0].bussy', message: 'unknown field "bussy"' }]);
+      expect((error as ScenarioError).message).toBe('my fixture: sessions[0].bussy: unknown field "bussy"');
+    }
+  });
+
+  it('checks records against the spec and references between them, as for a file', () => {
+    const message = objectProblems({ name: 'x', forms: [{ id: 'frm_1', sessionID: 'ses_x', title: 't', mode: 'url' }] });
+    expect(message.split('\n')).toEqual(['inline scenario: forms[0].sessionID: session ses_x is not declared in sessions', expect.stringMatching(/^inline scenario: forms\[0\]: form frm_1: url is required/)]);
+  });
+
+  it('requires a name but not one matching any file', () => {
+    expect(objectProblems({ sessions: [] })).toBe('inline scenario: missing field "name"');
+    expect(objectProblems('forms-settling')).toBe('inline scenario: scenario must be object');
+    expect(loadScenarioObject({ name: 'anything-at-all' }, spec).name).toBe('anything-at-all');
+  });
+
+  it('refuses what JSON cannot hold, and owes nothing to the object after loading it', () => {
+    const cyclic: Record<string, unknown> = { name: 'x' };
+    cyclic.self = cyclic;
+    expect(objectProblems(cyclic)).toMatch(/^inline scenario: a scenario must be JSON data: /);
+    const fixture = { name: 'kept', plugins: ['agent'] };
+    const scenario = loadScenarioObject(fixture, spec);
+    fixture.plugins.push('skill');
+    expect(scenario.plugins).toEqual(['agent']);
+  });
+
+  it('reads a fixture once per process, as the same definition', () => {
+    const fixture = () => ({ name: 'cached', sessions: [{ id: 'ses_a', generate: { count: 20 } }] });
+    expect(loadScenarioObject(fixture(), spec)).toBe(loadScenarioObject(fixture(), spec));
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * The scenario format's JSON Schema (scenarios/scenario.schema.json) as validators, and its errors as
+ * problems a person can act on. One compiled schema serves whole scenarios and single rules (`$defs/rule`,
+ * the shape of rules added at run time), so the two cannot drift apart.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../spec/ajv.js';
+
+export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
+
+export type Path = Array<string | number>;
+
+/** One format problem: where (in the checked value), what, and whether it concerns a key rather than a value. */
+export interface FormatProblem {
+  path: Path;
+  message: string;
+  /**
+   * The field the message is about, for places that cannot show the path itself (a file position):
+   * `count must be integer` there, `sessions[0].generate.count: must be integer` where the path is shown.
+   */
+  subject?: string;
+  atKey: boolean;
+}
+
+let ajv: { instance: Ajv2020; id: string } | undefined;
+
+function compiled(): { instance: Ajv2020; id: string } {
+  if (ajv) return ajv;
+  const schema = JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as { $id: string };
+  const instance = createAjv({ allErrors: true, strict: false });
+  instance.addSchema(schema);
+  ajv = { instance, id: schema.$id };
+  return ajv;
+}
+
+function validator(fragment: string): ValidateFunction {
+  const { instance, id } = compiled();
+  const validate = instance.getSchema(`${id}${fragment}`);
+  if (!validate) throw new Error(`scenario.schema.json has no ${fragment}`);
+  return validate;
+}
+
+/** Problems of a whole scenario against the format; `subject` names the value in a root-level message. */
+export function checkScenarioFormat(value: unknown): FormatProblem[] {
+  return check(validator(''), value, 'scenario');
+}
+
+/** Problems of one `rules[]` entry against the format, paths relative to the rule. */
+export function checkRuleFormat(value: unknown): FormatProblem[] {
+  return check(validator('#/$defs/rule'), value, 'rule');
+}
+
+function check(validate: ValidateFunction, value: unknown, root: string): FormatProblem[] {
+  return validate(value) ? [] : describe(validate.errors ?? [], root);
+}
+
+/** Durations are a `oneOf` of a string and a number; its branches' errors would only confuse. */
+const DURATION = '#/$defs/duration/';
+const DURATION_MESSAGE = 'must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)';
+
+function describe(errors: ErrorObject[], root: string): FormatProblem[] {
+  const out: FormatProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
+    const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const subject = path.length ? String(path[path.length - 1]) : root;
+    let problem: FormatProblem;
+    if (e.keyword === 'additionalProperties') {
+      path.push(e.params.additionalProperty as string);
+      problem = { path, message: `unknown field "${e.params.additionalProperty as string}"`, atKey: true };
+    } else if (e.keyword === 'required') {
+      problem = { path, message: `missing field "${e.params.missingProperty as string}"`, atKey: false };
+    } else if (e.keyword === 'enum') {
+      problem = { path, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, atKey: false };
+    } else if (e.schemaPath.includes(DURATION)) {
+      problem = { path, subject, message: DURATION_MESSAGE, atKey: false };
+    } else {
+      problem = { path, subject, message: e.message ?? 'is invalid', atKey: false };
+    }
+    const key = `${path.join('.')}|${problem.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(problem);
+    }
+  }
+  return out;
+}
+
+/** `sessions[0].busy[1].until`: how a JavaScript author would reach the value. */
+export function formatPath(path: Path): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out ? `.${part}` : part;
+    else out += `[${JSON.stringify(part)}]`;
+  }
+  return out;
+}
