@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,60 +8,167 @@ import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
 
+function cli(...args: string[]) {
+  return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
+}
+
+/** Starts the CLI, waits for its start-up line, and gives that line and the URL it serves on. */
+async function startCli(args: string[], use: (url: string, out: string) => Promise<void>): Promise<void> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start-up line in 15 s: ${out}`)), 15_000);
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    await use(url, out);
+  } finally {
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }
+}
+
 describe('session-agent-sim CLI', () => {
   it('serves on loopback, answers in the API dialect and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--seed', 'cli-test'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start-up line in 15 s: ${out}`)), 15_000);
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-      });
+    await startCli(['mock', '--port', '0', '--seed', 'cli-test'], async (url, out) => {
       const res = await fetch(`${url}/api/model/default`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect((await res.json()).location.directory).toBe('/home/dev/acme-web');
       expect(out).toContain('seed "cli-test"');
-    } finally {
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(0);
-    }
+    });
+  });
+
+  it('runs mock when given no command', async () => {
+    await startCli(['--port', '0'], async (url, out) => {
+      expect(out).toMatch(/^session-agent-sim mock: /);
+      expect((await fetch(`${url}/api/model/default`)).status).toBe(200);
+    });
   });
 
   it('refuses a bad flag value with a sentence and exit code 2', () => {
-    const result = spawnSync(process.execPath, [BIN, 'mock', '--port', 'abc'], { encoding: 'utf8', timeout: 15_000 });
+    const result = cli('mock', '--port', 'abc');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('port must be an integer');
   });
 
-  it('prints usage with --help', () => {
-    const result = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: 15_000 });
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain('--dynamic');
+  it('prints the package version with --version and -v', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = cli(flag);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`${version}\n`);
+    }
+  });
+});
+
+describe('session-agent-sim help', () => {
+  it('gives an overview of the commands with --help and help', () => {
+    const result = cli('--help');
+    expect(result.status, result.stderr).toBe(0);
+    for (const command of ['mock', 'proxy', 'record', 'replay', 'validate', 'drift', 'har-export', 'har-import']) {
+      expect(result.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'));
+    }
+    expect(result.stdout).toContain('with no command: mock');
+    expect(result.stdout).toContain('session-agent-sim <command> --help');
+    expect(cli('help').stdout).toBe(result.stdout);
+  });
+
+  it.each([
+    ['mock', '--scenario NAME|FILE', 'session-agent-sim mock --scenario forms-settling'],
+    ['proxy', '--upstream-timeout MS', 'session-agent-sim proxy --upstream http://127.0.0.1:4096'],
+    ['record', '--redact-header NAME', 'session-agent-sim record --upstream http://127.0.0.1:4096 --recording recordings/login-flow.yaml'],
+    ['replay', '--exhausted last|error', 'session-agent-sim replay --recording recordings/login-flow.yaml --upstream'],
+    ['validate', '-h, --help', 'session-agent-sim validate forms-settling'],
+    ['drift', '-h, --help', 'session-agent-sim drift recordings/login-flow.yaml'],
+    ['har-export', '-h, --help', 'session-agent-sim har-export recordings/login-flow.yaml > login-flow.har'],
+    ['har-import', '--recording FILE', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml'],
+  ])('%s --help shows its usage, its options and examples', (command, option, example) => {
+    const result = cli(command, '--help');
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Usage: session-agent-sim ${command}\\b`));
+    expect(result.stdout).toContain(option);
+    expect(result.stdout).toContain('Examples:');
+    expect(result.stdout).toContain(example);
+    expect(result.stdout.includes('--coverage FILE')).toBe(['mock', 'proxy', 'record', 'replay'].includes(command));
+  });
+
+  it('shows a command\'s own options with their defaults', () => {
+    const mock = cli('mock', '-h').stdout;
+    expect(mock).toMatch(/--port N +port to listen on; 0 picks a free one \(default: 4010\)/);
+    expect(mock).not.toContain('--upstream');
+    expect(cli('help', 'mock').stdout).toBe(mock);
+    expect(cli('proxy', '--help').stdout).not.toContain('--scenario');
+  });
+});
+
+describe('session-agent-sim mistakes', () => {
+  it('suggests the closest command for an unknown one, on stderr with exit 2', () => {
+    const result = cli('mok');
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Unknown command "mok". Did you mean "mock"?');
+    expect(result.stderr).toContain('session-agent-sim --help');
+    expect(cli('help', 'har-exprot').stderr).toContain('Unknown command "har-exprot". Did you mean "har-export"?');
+  });
+
+  it('suggests the closest option of the command for an unknown flag', () => {
+    const result = cli('mock', '--scenaro', 'forms-settling');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('Unknown option --scenaro. Did you mean --scenario?');
+    expect(result.stderr).toContain('session-agent-sim mock --help');
+    expect(cli('replay', '--recording', 'r.yaml', '--exausted', 'error').stderr).toContain('Unknown option --exausted. Did you mean --exhausted?');
+  });
+
+  it('says which commands take a flag given to one that does not', () => {
+    const result = cli('validate', '--coverage', 'coverage.json');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('validate does not take --coverage; it is an option of mock, proxy, record, replay.');
+    expect(cli('proxy', '--upstream', 'http://127.0.0.1:4096', '--scenario', 'default').stderr).toContain('proxy does not take --scenario; it is an option of mock.');
+  });
+
+  it('names a missing required flag', () => {
+    const result = cli('record', '--upstream', 'http://127.0.0.1:4096');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('record needs --recording FILE');
   });
 });
 
 describe('session-agent-sim validate', () => {
   it('passes the shipped scenarios', () => {
-    const result = spawnSync(process.execPath, [BIN, 'validate'], { encoding: 'utf8', timeout: 20_000 });
+    const result = cli('validate');
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('forms-settling.yaml');
+  });
+
+  it('takes scenario names as --scenario does', () => {
+    const result = cli('validate', 'forms-settling', 'busy-session');
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^ok {4}\S*scenarios\/forms-settling\.yaml/m);
+    expect(result.stdout).toMatch(/^ok {4}\S*scenarios\/busy-session\.yaml/m);
+  });
+
+  it('answers an unknown name with the closest scenario and the available ones', () => {
+    const result = cli('validate', 'forms-setling');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('No scenario "forms-setling". Did you mean "forms-settling"?');
+    expect(result.stderr).toMatch(/Available: .*busy-session.*default/);
   });
 
   it('refuses a broken file naming file, line and column', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-validate-'));
     const file = join(dir, 'broken.yaml');
     writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    bussy: []\n');
-    const result = spawnSync(process.execPath, [BIN, 'validate', file], { encoding: 'utf8', timeout: 20_000 });
+    const result = cli('validate', file);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${file}:4:5: unknown field "bussy"`);
   });
@@ -70,7 +177,7 @@ describe('session-agent-sim validate', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-start-'));
     const file = join(dir, 'broken.yaml');
     writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    generate: { count: many }\n');
-    const result = spawnSync(process.execPath, [BIN, 'mock', '--scenario', file, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+    const result = cli('mock', '--scenario', file, '--port', '0');
     expect(result.status).toBe(2);
     expect(result.stderr).toContain(`${file}:4:24: count must be integer`);
   });

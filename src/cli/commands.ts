@@ -1,0 +1,271 @@
+/**
+ * What the command line accepts, written once: the parser, the help texts and the "which command takes
+ * this flag" answers all read these two tables, so help cannot promise a flag the parser refuses.
+ */
+import { DEFAULTS } from '../config.js';
+
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  readonly short?: string;
+  /** Placeholder shown after the flag in help (`--port N`). */
+  readonly value?: string;
+  readonly help: string;
+  /** Shown as "(default: …)"; named so that parseArgs, which reads `default`, does not apply it. */
+  readonly shownDefault?: string;
+}
+
+export const OPTIONS = {
+  scenario: {
+    type: 'string',
+    value: 'NAME|FILE',
+    help: 'serve a scenario: a name in scenarios/ or a path to a .yaml file; "none" serves the spec\'s examples only',
+    shownDefault: 'default',
+  },
+  port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one', shownDefault: String(DEFAULTS.port) },
+  host: { type: 'string', value: 'ADDR', help: 'address to bind; use 0.0.0.0 only on purpose', shownDefault: DEFAULTS.host },
+  seed: { type: 'string', value: 'S', help: 'seed for generated ids and data: same seed, same answers', shownDefault: `"${DEFAULTS.seed}"` },
+  dynamic: {
+    type: 'boolean',
+    help: 'generate bodies from the schemas instead of serving the spec\'s examples (where no scenario answers)',
+  },
+  'project-dir': { type: 'string', value: 'DIR', help: 'project directory the simulated service runs in', shownDefault: DEFAULTS.projectDir },
+  'real-time': { type: 'boolean', help: 'let the clock follow wall time', shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance' },
+  upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
+  'upstream-timeout': { type: 'string', value: 'MS', help: 'how long to wait for the upstream\'s answer, in milliseconds', shownDefault: String(DEFAULTS.upstreamTimeout) },
+  recording: { type: 'string', value: 'FILE', help: 'the recording file (YAML)' },
+  'redact-header': {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    help: 'also redact this header (repeatable; authorization, proxy-authorization, cookie, set-cookie and x-api-key always are)',
+  },
+  'redact-query': { type: 'string', multiple: true, value: 'NAME', help: 'also redact this query value (repeatable; auth_token always is)' },
+  'redact-pointer': {
+    type: 'string',
+    multiple: true,
+    value: '/a/b',
+    help: 'also redact this JSON body field, given as a JSON pointer (repeatable; connect/key\'s /key always is)',
+  },
+  ignore: {
+    type: 'string',
+    multiple: true,
+    value: 'NAME|/a/b',
+    help: 'leave this query parameter, or body field (JSON pointer), out when matching a request to the recording (repeatable)',
+  },
+  exhausted: {
+    type: 'string',
+    value: 'last|error',
+    help: 'when a request\'s recorded answers are used up: answer the last one again, or answer a miss',
+    shownDefault: DEFAULTS.replayExhausted,
+  },
+  coverage: {
+    type: 'string',
+    value: 'FILE',
+    help: 'on shutdown, write what the run exercised (operations, declared errors, state transitions, rules) to FILE as JSON',
+  },
+  help: { type: 'boolean', short: 'h', help: 'show this help' },
+  version: { type: 'boolean', short: 'v', help: 'print the version' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type OptionName = keyof typeof OPTIONS;
+
+/** Every command takes these: asking for help or the version never depends on where you are. */
+export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
+
+interface CommandOption {
+  readonly name: OptionName;
+  /** Replaces the option's general description where this command gives it a particular meaning. */
+  readonly help?: string;
+  readonly required?: boolean;
+}
+
+export interface CommandSpec {
+  readonly summary: string;
+  /** What follows the command name in the usage line. */
+  readonly usage: string;
+  readonly description: readonly string[];
+  readonly options: readonly CommandOption[];
+  readonly arguments: { readonly min: number; readonly max: number; readonly missing?: string };
+  /** Each a comment saying what it does, then the command line. */
+  readonly examples: ReadonlyArray<readonly [string, string]>;
+}
+
+const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }];
+const REDACT: readonly CommandOption[] = [{ name: 'redact-header' }, { name: 'redact-query' }, { name: 'redact-pointer' }];
+const REAL_SERVER = 'http://127.0.0.1:4096';
+
+export const COMMANDS = {
+  mock: {
+    summary: 'serve the interface from a scenario, with the spec\'s examples behind it',
+    usage: 'mock [options]',
+    description: [
+      'Serves every operation of the interface: the scenario\'s world where it models the operation, the spec\'s',
+      'examples (or generated bodies, with --dynamic) everywhere else. With no command, session-agent-sim runs mock.',
+      'Per request, a Prefer header asks for the spec\'s answer: code=404 | example=<name> | dynamic=true.',
+    ],
+    options: [
+      { name: 'scenario' },
+      ...LISTEN,
+      { name: 'seed' },
+      { name: 'dynamic' },
+      { name: 'project-dir' },
+      { name: 'real-time' },
+      { name: 'coverage' },
+    ],
+    arguments: { min: 0, max: 0 },
+    examples: [
+      ['the default scenario on http://127.0.0.1:4010', 'session-agent-sim mock'],
+      ['forms appear as time passes, the clock following wall time', 'session-agent-sim mock --scenario forms-settling --real-time'],
+      ['generated bodies for every operation, on a free port', 'session-agent-sim mock --scenario none --dynamic --seed demo --port 0'],
+    ],
+  },
+  proxy: {
+    summary: 'forward every request to the real server, checking each answer against the spec',
+    usage: 'proxy --upstream URL [options]',
+    description: [
+      'Forwards every request to --upstream and its answer back byte for byte; what departs from the spec is',
+      'counted in the x-sim-violations header and listed in GET /__sim/journal.',
+    ],
+    options: [{ name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' }, { name: 'upstream-timeout' }, ...LISTEN, { name: 'coverage' }],
+    arguments: { min: 0, max: 0 },
+    examples: [
+      ['listen on 127.0.0.1:4010, forward to the real server', `session-agent-sim proxy --upstream ${REAL_SERVER}`],
+      ['another port, and give up on a slow answer after 5 s', `session-agent-sim proxy --upstream ${REAL_SERVER} --port 4011 --upstream-timeout 5000`],
+    ],
+  },
+  record: {
+    summary: 'like proxy, and write every exchange to a recording (secrets redacted)',
+    usage: 'record --upstream URL --recording FILE [options]',
+    description: [
+      'Forwards like proxy and appends each exchange to --recording as it completes, so an interrupted run',
+      'still leaves a valid file. Secrets are redacted before anything touches disk.',
+    ],
+    options: [
+      { name: 'upstream', required: true, help: 'the real server to record (http or https URL)' },
+      { name: 'recording', required: true, help: 'the recording to write (YAML), e.g. recordings/flow.yaml' },
+      { name: 'upstream-timeout' },
+      ...REDACT,
+      ...LISTEN,
+      { name: 'coverage' },
+    ],
+    arguments: { min: 0, max: 0 },
+    examples: [
+      ['use your app against http://127.0.0.1:4010 as usual; every exchange is written down', `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/login-flow.yaml`],
+      ['also keep a custom token header and a password field out of the file', `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/signup.yaml --redact-header x-session-token --redact-pointer /password`],
+    ],
+  },
+  replay: {
+    summary: 'answer from a recording (a miss is an error); with --upstream, record what is missing',
+    usage: 'replay --recording FILE [options]',
+    description: [
+      'Answers each request with its recorded answer, identical requests in recorded order. A request the',
+      'recording lacks is answered SimRecordingNotFoundError (404) naming the closest recorded one, unless',
+      '--upstream is given: then it is forwarded and added to the recording.',
+    ],
+    options: [
+      { name: 'recording', required: true, help: 'the recording to answer from (YAML)' },
+      { name: 'upstream', help: 'forward what the recording lacks to this server, and record it (http or https URL)' },
+      { name: 'upstream-timeout' },
+      { name: 'ignore' },
+      { name: 'exhausted' },
+      ...REDACT,
+      ...LISTEN,
+      { name: 'coverage' },
+    ],
+    arguments: { min: 0, max: 0 },
+    examples: [
+      ['offline: the same traffic, answered from the file', 'session-agent-sim replay --recording recordings/login-flow.yaml'],
+      ['replay what is recorded, record what is missing', `session-agent-sim replay --recording recordings/login-flow.yaml --upstream ${REAL_SERVER}`],
+      ['match requests whatever their messageID, and miss once recorded answers run out', 'session-agent-sim replay --recording recordings/login-flow.yaml --ignore /messageID --exhausted error'],
+    ],
+  },
+  validate: {
+    summary: 'check scenarios against the format and the spec (default: all of scenarios/)',
+    usage: 'validate [NAME|FILE…]',
+    description: [
+      'Checks each scenario against the format and every message and form it would serve against the spec;',
+      'each problem names file:line:col. A NAME is a scenario in scenarios/, as --scenario takes it.',
+      'Exit 1 if any file has a problem.',
+    ],
+    options: [],
+    arguments: { min: 0, max: Infinity },
+    examples: [
+      ['every scenario in scenarios/', 'session-agent-sim validate'],
+      ['one shipped scenario, by name', 'session-agent-sim validate forms-settling'],
+      ['your own file', 'session-agent-sim validate ./my-scenario.yaml'],
+    ],
+  },
+  drift: {
+    summary: 'check every answer in recordings against the spec, per operation (exit 1 if any drifts)',
+    usage: 'drift FILE…',
+    description: ['Lists, per operation, how the recorded answers of the real server depart from the spec. Exit 1 if any does.'],
+    options: [],
+    arguments: { min: 1, max: Infinity, missing: 'one or more recording files' },
+    examples: [
+      ['one recording', 'session-agent-sim drift recordings/login-flow.yaml'],
+      ['all of them', 'session-agent-sim drift recordings/*.yaml'],
+    ],
+  },
+  'har-export': {
+    summary: 'print a recording as HAR 1.2 (for devtools and HAR viewers)',
+    usage: 'har-export FILE',
+    description: ['Prints the recording as a HAR 1.2 document on stdout.'],
+    options: [],
+    arguments: { min: 1, max: 1, missing: 'a recording file' },
+    examples: [
+      ['a HAR to open in the browser\'s devtools', 'session-agent-sim har-export recordings/login-flow.yaml > login-flow.har'],
+      ['read it page by page', 'session-agent-sim har-export recordings/login-flow.yaml | less'],
+    ],
+  },
+  'har-import': {
+    summary: 'turn a HAR (as devtools save it) into a recording, redacting secrets',
+    usage: 'har-import HAR --recording FILE [options]',
+    description: ['Routes each HAR entry through the spec and writes it as a recording, redacted like a live one.'],
+    options: [{ name: 'recording', required: true, help: 'the recording to write (YAML); an existing file is replaced' }, ...REDACT],
+    arguments: { min: 1, max: 1, missing: 'a HAR file' },
+    examples: [
+      ['a HAR saved from the Network tab, as a recording to replay', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml'],
+      ['also redact a custom token header', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml --redact-header x-session-token'],
+    ],
+  },
+  help: {
+    summary: 'show the commands, or one command\'s options and examples',
+    usage: 'help [COMMAND]',
+    description: ['Same as session-agent-sim --help, or session-agent-sim COMMAND --help.'],
+    options: [],
+    arguments: { min: 0, max: 1 },
+    examples: [
+      ['the commands', 'session-agent-sim help'],
+      ['what record takes', 'session-agent-sim help record'],
+    ],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+export function isCommand(word: string): word is CommandName {
+  return Object.hasOwn(COMMANDS, word);
+}
+
+export function isOption(name: string): name is OptionName {
+  return Object.hasOwn(OPTIONS, name);
+}
+
+/** The options a command accepts, its own then the global ones. */
+export function optionsOf(command: CommandName): OptionName[] {
+  return [...(COMMANDS[command] as CommandSpec).options.map((o) => o.name), ...GLOBAL_OPTIONS];
+}
+
+/** The commands that take a flag, for "--upstream is an option of proxy, record, replay". */
+export function commandsTaking(option: OptionName): CommandName[] {
+  return COMMAND_NAMES.filter((command) => optionsOf(command).includes(option));
+}
+
+/** `--port N`, `--dynamic`, `-h, --help`. */
+export function flagLabel(name: OptionName): string {
+  const spec: OptionSpec = OPTIONS[name];
+  return `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`;
+}

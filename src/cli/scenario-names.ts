@@ -1,0 +1,33 @@
+/**
+ * Scenario names on the command line: `validate forms-settling` and `mock --scenario forms-settling` both
+ * mean scenarios/forms-settling.yaml, and a misspelt name is caught before anything loads.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCENARIOS_DIR, scenarioNames } from '../scenarios/scenario-library.js';
+import { closest } from '../text/closest.js';
+import type { CommandName } from './commands.js';
+import { UsageError } from './usage-error.js';
+
+export { isScenarioPath } from '../scenarios/scenario-library.js';
+
+export function availableScenarios(): string[] {
+  return scenarioNames();
+}
+
+export function shippedScenarioFiles(): string[] {
+  return availableScenarios().map((name) => join(SCENARIOS_DIR, `${name}.yaml`));
+}
+
+/** The file a name stands for, or a UsageError naming the closest scenario and the available ones. */
+export function scenarioFile(name: string, command: CommandName): string {
+  const file = join(SCENARIOS_DIR, `${name}.yaml`);
+  if (existsSync(file)) return file;
+  const available = availableScenarios();
+  const near = closest(name, available);
+  throw new UsageError(
+    `No scenario "${name}".${near ? ` Did you mean "${near}"?` : ''}\n` +
+      `Available: ${available.join(', ') || '(none)'}; or give a path to a .yaml file.`,
+    command,
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * The serving commands (mock, proxy, record, replay): flags to SimOptions, start the server, say where it
+ * listens, and shut down cleanly on a signal.
+ */
+import { ConfigError, type SimOptions } from '../config.js';
+import { SimScenarioNotFoundError } from '../errors.js';
+import { ScenarioError } from '../scenarios/definition.js';
+import { startServer } from '../http/server.js';
+import { redaction, type Values } from './parse.js';
+import { isScenarioPath, scenarioFile } from './scenario-names.js';
+import { UsageError } from './usage-error.js';
+
+export type ServeCommand = 'mock' | 'proxy' | 'record' | 'replay';
+
+export function simOptions(command: ServeCommand, values: Values): SimOptions {
+  if (values.port !== undefined && !/^\d+$/.test(values.port)) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
+  }
+  // A misspelt name is caught here, with a suggestion; the server would only list what is available.
+  if (values.scenario !== undefined && values.scenario !== 'none' && !isScenarioPath(values.scenario)) scenarioFile(values.scenario, command);
+  return {
+    port: values.port === undefined ? undefined : Number(values.port),
+    host: values.host,
+    seed: values.seed,
+    dynamic: values.dynamic,
+    projectDir: values['project-dir'],
+    realTime: values['real-time'],
+    // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
+    scenario: command !== 'mock' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
+    upstream: command === 'mock' ? undefined : values.upstream,
+    record: command === 'record' ? values.recording : undefined,
+    replay: command === 'replay' ? values.recording : undefined,
+    redact: redaction(values),
+    ignore: values.ignore,
+    replayExhausted: values.exhausted as 'last' | 'error' | undefined,
+    upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
+    coverage: values.coverage,
+  };
+}
+
+/** Resolves -1 while the server runs (the process stays up until a signal), else the exit code. */
+export async function serve(command: ServeCommand, options: SimOptions): Promise<number> {
+  try {
+    const sim = await startServer(options);
+    const { config, spec } = sim.app.sim;
+    const serving = sim.app.sim.partitions.default.scenario;
+    const source = serving ? `scenario ${serving.name}, ` : '';
+    process.stdout.write(
+      command !== 'mock'
+        ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream].filter(Boolean).join(', then ')}` +
+            `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations\n`
+        : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
+            `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
+    );
+    const stop = () => {
+      void sim.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1; // keep running
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof ScenarioError) {
+      process.stderr.write(`session-agent-sim: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof SimScenarioNotFoundError) {
+      process.stderr.write(`session-agent-sim: ${error.message}. ${String(error.fields.hint)}\n`);
+      return 2;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      process.stderr.write(`session-agent-sim: cannot listen: ${(error as Error).message} (try --port)\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
