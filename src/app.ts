@@ -1,41 +1,45 @@
 /**
  * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest).
  * `createPipeline(deps)`: one request, top to bottom, on plain Node types:
- *   1 ingest → 2 control plane → 3 route → 4 validate request → 5 choose who answers
- *   → 6 check the answer → 7 journal → 8 send; every failure on the way meets one error writer.
+ *   1 ingest (and pick the partition) → 2 control plane → 3 route → 4 validate request → 5 choose who answers
+ *   → 6 check the answer → 7 journal (into the partition's log) → 8 send; every failure on the way meets one
+ *   error writer.
  */
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
-import { checkAnswer } from './spec/answer-check.js';
-import { createClock, type Clock } from './state/clock.js';
-import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
-import { createControl, isControlPath } from './control/routes.js';
-import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
 import { createFallback } from './answerers/fallback.js';
-import { corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange } from './http/io.js';
-import { toDeclaredError } from './spec/input-errors.js';
-import { createJournal, type Journal } from './control/journal.js';
-import { projectContext } from './spec/location.js';
-import { loadSpec, type OperationDefinition, type SpecIndex } from './spec/openapi.js';
-import { readPreferences } from './answerers/preferences.js';
-import { validateRequest } from './spec/request-validation.js';
 import { createModePassThrough } from './answerers/modes.js';
 import { passThroughResponder, type PassThrough } from './answerers/pass-through.js';
+import { readPreferences } from './answerers/preferences.js';
 import { fallbackResponder, type AcceptedRequest, type Responder } from './answerers/responder.js';
+import { ruleResponder } from './answerers/rule-responder.js';
+import { scenarioResponder } from './answerers/scenario-responder.js';
+import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
+import { createControl, isControlPath } from './control/routes.js';
+import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
+import { selectPartition, unaddressed } from './http/partition-address.js';
+import { RESOURCES } from './resources/index.js';
+import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
+import { checkAnswer } from './spec/answer-check.js';
+import { toDeclaredError } from './spec/input-errors.js';
+import { projectContext } from './spec/location.js';
+import { loadSpec, type OperationDefinition, type SpecIndex } from './spec/openapi.js';
+import { validateRequest } from './spec/request-validation.js';
 import { findOperation } from './spec/router.js';
-import { createScenarioHost, type ScenarioHost } from './scenarios/scenario-host.js';
-import { ruleResponder, scenarioResponder } from './answerers/scenario-responder.js';
 
 export interface PipelineDeps {
   config: SimConfig;
   /** Set in the proxy, record and replay modes: what answers requests, including those outside the spec. */
   passThrough?: PassThrough;
   spec: SpecIndex;
-  clock: Clock;
-  journal: Journal;
+  partitions: Partitions;
   responders: Responder[];
-  scenarios?: ScenarioHost;
+  /** Where scenarios come from (mock mode only). */
+  library?: ScenarioLibrary;
 }
 
 export interface SimApp extends Express {
@@ -44,21 +48,21 @@ export interface SimApp extends Express {
 
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const config = resolveConfig(options);
-  const spec = await loadSpec(config.specPath);
-  const clock = createClock({ realTime: config.realTime });
+  const spec = await specAt(config.specPath);
   const project = projectContext(config.projectDir, config.projectId);
   const passThrough = createModePassThrough(config, spec);
-  const scenarios = config.scenario === undefined || passThrough ? undefined : createScenarioHost(spec, clock, config.scenario);
+  const library = passThrough ? undefined : createScenarioLibrary(spec);
+  const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
+  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));
   } else {
     // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    if (scenarios) responders.push(ruleResponder(scenarios, clock, project), scenarioResponder(scenarios, clock, project));
-    responders.push(fallbackResponder(fallback, project));
+    responders.push(ruleResponder(project), scenarioResponder(RESOURCES, project), fallbackResponder(fallback, project));
   }
-  const deps: PipelineDeps = { config, passThrough, spec, clock, journal: createJournal(), responders, scenarios };
+  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library };
   const app = express() as SimApp;
   app.disable('x-powered-by');
   app.disable('etag');
@@ -67,56 +71,79 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   return app;
 }
 
+/**
+ * The spec index for a file, loaded once per process (and again only if the file changes): a test that
+ * starts a simulator per test pays for parsing and compiling once.
+ */
+const specs = new Map<string, Promise<SpecIndex>>();
+function specAt(path: string): Promise<SpecIndex> {
+  const { mtimeMs, size } = statSync(path);
+  const key = `${path}\0${mtimeMs}\0${size}`;
+  let spec = specs.get(key);
+  if (!spec) {
+    spec = loadSpec(path);
+    specs.set(key, spec);
+    void spec.catch(() => specs.delete(key));
+  }
+  return spec;
+}
+
 export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const control = createControl(deps);
-  let counter = 0;
 
   return async function handle(req, res) {
-    let exchange: Exchange;
-    try {
-      // 1. Ingest: the whole body, an id and the virtual time.
-      exchange = await readExchange(req, `req_${String(++counter).padStart(6, '0')}`, deps.clock.now(), deps.config.bodyLimit);
-    } catch {
-      return; // the client went away mid-body: nobody is left to answer
-    }
+    let incoming: IncomingExchange;
+    let exchange: Exchange | undefined;
+    let partition: Partition | undefined;
     let operation: OperationDefinition | undefined;
     let answer: Answer;
     let layer: string;
     let violations: string[] = [];
     try {
+      // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
+      incoming = await readExchange(req, deps.config.bodyLimit);
+    } catch {
+      return; // the client went away mid-body: nobody is left to answer
+    }
+    try {
+      ({ partition, exchange } = selectPartition(incoming, deps.partitions));
       if (exchange.method === 'OPTIONS') {
-        answer = { status: 204, headers: preflightHeaders(req) };
+        answer = { kind: 'empty', status: 204, headers: preflightHeaders(req) };
         layer = 'cors';
       } else if (isControlPath(exchange.pathname)) {
         // 2. Control plane.
-        answer = control(exchange);
+        answer = control(exchange, partition);
         layer = 'control';
       } else {
         // 3. Route. A proxy passes on what the spec does not know, and says so.
         const routed = route(deps.spec, exchange, deps.passThrough !== undefined);
         if (!routed) {
-          const passed = await (deps.passThrough as PassThrough)(exchange, {});
+          const passed = await (deps.passThrough as PassThrough)(exchange, {}, partition.replayCursors);
           ({ layer } = passed);
           answer = passed;
           violations = ['request: no operation of the spec matches'];
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
-          const { request, problems } = accept(routed.operation, routed.params, exchange, deps.passThrough !== undefined);
+          const { request, problems } = accept(routed.operation, routed.params, exchange, partition, deps.passThrough !== undefined);
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.responders, request));
-          // 6. Check the answer against the spec (a stream is checked by nobody: it is still being written).
-          if (!answer.stream) violations = [...violations, ...checkAnswer(operation, answer.status, answer.body)];
+          // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
+          if (answer.kind !== 'stream' && answer.kind !== 'drop') violations = [...violations, ...checkAnswer(operation, answer.status, answerBody(answer))];
         }
       }
     } catch (error) {
+      exchange ??= unaddressed(incoming);
       ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
-      if (operation && error instanceof TaggedError && !error.fromSimulator) violations = checkAnswer(operation, answer.status, answer.body);
+      if (operation && error instanceof TaggedError && !error.fromSimulator) violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
-    // 7. Journal.
-    if (layer !== 'control' && layer !== 'cors') {
-      deps.journal.record({
+    // 7. Journal: the exchange joins the partition's log, after the events it caused.
+    if (partition && layer !== 'control' && layer !== 'cors') {
+      const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
+      const tag = answer.status >= 400 ? (body?._tag ?? body?.name) : undefined;
+      partition.log.append({
+        kind: 'exchange',
         id: exchange.id,
         time: exchange.now,
         method: exchange.method,
@@ -124,12 +151,16 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         operationId: operation?.operationId,
         layer,
         status: answer.status,
-        violations: violations.length ? violations : undefined,
+        ...(typeof tag === 'string' ? { tag } : {}),
+        ...(answer.rule === undefined ? {} : { rule: answer.rule }),
+        ...(violations.length ? { violations } : {}),
       });
     }
     // 8. Send.
     const headers: Record<string, string> = { ...corsHeaders(req), 'x-sim-layer': layer, 'x-sim-request-id': exchange.id };
+    if (partition && partition !== deps.partitions.default) headers['x-sim-partition'] = partition.name;
     if (operation) headers['x-sim-operation'] = operation.operationId;
+    if (answer.rule !== undefined) headers['x-sim-rule'] = answer.rule;
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
     if (!res.headersSent) writeAnswer(res, answer, headers);
   };
@@ -143,14 +174,20 @@ function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { ope
   throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);
 }
 
-function accept(operation: OperationDefinition, pathParams: Record<string, string>, exchange: Exchange, passThrough: boolean): { request: AcceptedRequest; problems: string[] } {
+function accept(
+  operation: OperationDefinition,
+  pathParams: Record<string, string>,
+  exchange: Exchange,
+  partition: Partition,
+  passThrough: boolean,
+): { request: AcceptedRequest; problems: string[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, { pathParams, searchParams: exchange.searchParams, contentType, rawBody: exchange.rawBody });
   if (exchange.bodyTooLarge) violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
   if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
-  return { request: { exchange, operation, pathParams, query, body, preferences }, problems: violations.map((v) => `request: ${v.message}`) };
+  return { request: { exchange, operation, pathParams, query, body, preferences, partition }, problems: violations.map((v) => `request: ${v.message}`) };
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

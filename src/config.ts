@@ -23,7 +23,7 @@ export interface SimOptions {
   /** Let the clock follow wall time instead of moving only when advanced. */
   realTime?: boolean;
   /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
-  scenario?: string;
+  scenario?: string | Record<string, unknown>;
   /** Proxy mode: forward every request to this server (http or https URL) and check its answers. */
   upstream?: string;
   /** How long to wait for the upstream's answer, in ms. */
@@ -38,13 +38,17 @@ export interface SimOptions {
   ignore?: string[];
   /** When a request's recorded answers are used up: answer the last again (default), or miss. */
   replayExhausted?: 'last' | 'error';
+  /** Write the coverage report (JSON) to this file when the simulator closes, and print its one-line summary. */
+  coverage?: string;
+  /** How many partitions the simulator keeps at most (each holds a world); beyond it, SimPartitionLimitError. */
+  maxPartitions?: number;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
 }
 
-type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay';
+type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage';
 export type SimConfig = Required<Omit<SimOptions, Optional>> & Partial<Pick<SimOptions, Optional>>;
 
 export const DEFAULTS = {
@@ -56,6 +60,7 @@ export const DEFAULTS = {
   specPath: DEFAULT_SPEC_PATH,
   realTime: false,
   bodyLimit: 10 * 1024 * 1024,
+  maxPartitions: 256,
   upstreamTimeout: 30_000,
   redact: {},
   ignore: [] as string[],
@@ -77,6 +82,7 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   if (typeof config.seed !== 'string' || config.seed === '') throw new ConfigError('seed must be a non-empty string');
   if (!config.projectDir.startsWith('/')) throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
   if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
+  if (!Number.isInteger(config.maxPartitions) || config.maxPartitions < 1) throw new ConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
   if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
   if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');

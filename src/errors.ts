@@ -24,8 +24,8 @@ export abstract class TaggedError extends Error {
     return this._tag.startsWith('Sim');
   }
 
-  toAnswer(): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
-    return { status: this.status, body: this.toBody(), headers: this.headers };
+  toAnswer(): { kind: 'json'; status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+    return { kind: 'json', status: this.status, body: this.toBody(), headers: this.headers };
   }
 }
 
@@ -272,5 +272,73 @@ export class SimRecordingNotFoundError extends TaggedError {
       closest,
       hint: closest ? `Closest: interaction ${closest.seq}, ${closest.method} ${closest.path}` : 'Record it first (record or replay --upstream), or check the recording file',
     });
+  }
+}
+
+/** A partition name that cannot be one (it travels in a header and a URL path). */
+export class SimPartitionNameError extends TaggedError {
+  readonly _tag = 'SimPartitionNameError';
+  readonly status = 400;
+  constructor(name: string) {
+    super({ message: `"${name}" cannot name a partition`, hint: 'Use 1 to 64 letters, digits, dots, dashes or underscores, e.g. X-Sim-Partition: worker-3' });
+  }
+}
+
+/** More partitions than the simulator keeps: each holds a world, so their number is capped. */
+export class SimPartitionLimitError extends TaggedError {
+  readonly _tag = 'SimPartitionLimitError';
+  readonly status = 429;
+  constructor(name: string, max: number) {
+    super({
+      message: `Cannot create partition "${name}": the simulator already holds ${max} partitions, its limit`,
+      hint: 'Delete partitions you are done with (DELETE /__sim/partitions/NAME, or close() on a partition handle), or start with a higher maxPartitions',
+      max,
+    });
+  }
+}
+
+export class SimPartitionNotFoundError extends TaggedError {
+  readonly _tag = 'SimPartitionNotFoundError';
+  readonly status = 404;
+  constructor(name: string, existing: string[]) {
+    super({ message: `No partition "${name}"`, hint: `Partitions now: ${existing.join(', ')}; a partition is created by the first request that names it` });
+  }
+}
+
+/** A run-time rule the simulator refuses, with every problem found in it. */
+export class SimRuleError extends TaggedError {
+  readonly _tag = 'SimRuleError';
+  readonly status = 400;
+  constructor(problems: string[]) {
+    super({
+      message: `The rule cannot be added: ${problems.join('; ')}`,
+      problems,
+      hint: 'A rule has the shape of a scenario rule: {"when": {"operation": "v2.session.compact", …}, "then": {"error": {"_tag": …}} | {"status": …, "body": …} | {"drop": true}, "times": 1}',
+    });
+  }
+}
+
+export class SimRuleNotFoundError extends TaggedError {
+  readonly _tag = 'SimRuleNotFoundError';
+  readonly status = 404;
+  constructor(id: string, existing: string[]) {
+    super({ message: `No run-time rule ${id} in this partition`, hint: existing.length ? `Rules now: ${existing.join(', ')}` : 'This partition has no run-time rules (GET /__sim/rules lists them)' });
+  }
+}
+
+export class SimRuleLimitError extends TaggedError {
+  readonly _tag = 'SimRuleLimitError';
+  readonly status = 429;
+  constructor(max: number) {
+    super({ message: `This partition already holds ${max} run-time rules, its limit`, hint: 'Remove rules you no longer need (DELETE /__sim/rules or DELETE /__sim/rules/ID), or reset the partition', max });
+  }
+}
+
+/** A scenario (a file, or an object a test passed) that does not load, with every problem at its place. */
+export class SimScenarioError extends TaggedError {
+  readonly _tag = 'SimScenarioError';
+  readonly status = 400;
+  constructor(problems: string[]) {
+    super({ message: `The scenario does not load: ${problems.join('; ')}`, problems, hint: 'Fix each problem at the place it names; the format is scenarios/scenario.schema.json' });
   }
 }

@@ -1,7 +1,14 @@
-export { createApp, createPipeline, type SimApp, type PipelineDeps } from './app.js';
-export { startServer, type RunningSimulator } from './http/server.js';
+/**
+ * `session-agent-sim`: what a test needs: `startSimulator` (in this process) or `connectSimulator` (to one
+ * started elsewhere, e.g. in vitest's globalSetup), the handle they return, and the error bodies. Embedding
+ * the app in Express or supertest is `session-agent-sim/app`.
+ */
+export { startSimulator, type StartOptions } from './start-simulator.js';
+export { connectSimulator, SimulatorError, type SimulatorHandle, type ScenarioInput } from './client/simulator-handle.js';
 export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config.js';
-export { loadSpec, type SpecIndex, type OperationDefinition } from './spec/openapi.js';
-export { checkAnswer } from './spec/answer-check.js';
 export * from './errors.js';
-export { startSimulator, type SimulatorHandle } from './start-simulator.js';
+export type { CoverageReport } from './control/coverage.js';
+export type { JournalEntry } from './control/journal.js';
+export type { RuleListing } from './control/rule-store.js';
+export type { DomainEvent, EventType, EventCatalog } from './state/events.js';
+export type { LogEntry } from './state/log.js';

@@ -1,18 +1,16 @@
 /**
  * `startSimulator(options)`: the one entry point a test needs. Starts the simulator on a free loopback port in
- * this process and hands back a handle to drive it.
+ * this process and hands back a handle to drive it (clock, scenario, rules, coverage, partitions). The spec,
+ * Prism's operations and loaded scenarios are kept for the process, so every start after the first is quick.
  */
+import { connectSimulator, type SimulatorHandle } from './client/simulator-handle.js';
 import type { SimOptions } from './config.js';
 import { startServer } from './http/server.js';
 
-export interface SimulatorHandle {
-  /** Base URL of the API (for a partition, with its path prefix). */
-  readonly url: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type StartOptions = SimOptions;
 
-export async function startSimulator(options: SimOptions = {}): Promise<SimulatorHandle> {
+export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {
+  // A test's simulator is quiet unless told otherwise, and takes whatever port is free.
   const running = await startServer({ port: 0, log: () => {}, ...options });
-  return { url: running.url, port: running.port, close: () => running.close() };
+  return connectSimulator(running.url, { close: () => running.close() });
 }

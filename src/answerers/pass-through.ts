@@ -10,12 +10,13 @@ import type { Replayer, Route } from '../recordings/replay.js';
 import type { Responder } from './responder.js';
 import { forward, type Upstream } from './upstream.js';
 
-export type PassThrough = (exchange: Exchange, route: Route) => Promise<Answer & { layer: string }>;
+/** `cursors`: the partition's replay positions. */
+export type PassThrough = (exchange: Exchange, route: Route, cursors: Map<string, number>) => Promise<Answer & { layer: string }>;
 
 export function createPassThrough(options: { upstream?: Upstream; recorder?: Recorder; replayer?: Replayer }): PassThrough {
   const { upstream, recorder, replayer } = options;
-  return async (exchange, route) => {
-    const replayed = replayer?.answer(exchange, route);
+  return async (exchange, route, cursors) => {
+    const replayed = replayer?.answer(exchange, route, cursors);
     if (replayed) return { ...replayed, layer: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
     const started = wallClock();
@@ -28,6 +29,6 @@ export function passThroughResponder(through: PassThrough): Responder {
   return {
     name: 'upstream',
     honorsPreferences: true,
-    respond: (request) => through(request.exchange, { operationId: request.operation.operationId, pathParams: request.pathParams }),
+    respond: (request) => through(request.exchange, { operationId: request.operation.operationId, pathParams: request.pathParams }, request.partition.replayCursors),
   };
 }

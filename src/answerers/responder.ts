@@ -9,6 +9,7 @@ import type { Fallback } from './fallback.js';
 import type { Answer, Exchange } from '../http/io.js';
 import type { ProjectContext } from '../spec/location.js';
 import type { OperationDefinition } from '../spec/openapi.js';
+import type { Partition } from '../control/partitions.js';
 import type { Preferences } from './preferences.js';
 
 export interface AcceptedRequest {
@@ -18,6 +19,8 @@ export interface AcceptedRequest {
   query: Record<string, unknown>;
   body: unknown;
   preferences: Preferences;
+  /** The partition the request was addressed to: its world, clock, rules and replay cursors. */
+  partition: Partition;
 }
 
 export interface Responder {
@@ -42,6 +45,7 @@ export function fallbackResponder(fallback: Fallback, project: ProjectContext): 
         preferences: request.preferences,
       });
       return {
+        kind: 'json',
         status,
         headers: status === 401 ? { 'www-authenticate': BASIC_CHALLENGE } : undefined,
         body: echoRequest(body, {

@@ -35,7 +35,7 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
       const status = res.statusCode ?? 502;
       const answerHeaders = endToEnd(res.headers, ['content-length']);
       if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-        resolve({ status, headers: answerHeaders, stream: res });
+        resolve({ kind: 'stream', status, headers: answerHeaders, stream: res });
         return;
       }
       const chunks: Buffer[] = [];
@@ -52,7 +52,7 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
             return;
           }
         }
-        resolve({ status, headers: answerHeaders, body, raw });
+        resolve({ kind: 'raw', status, headers: answerHeaders, body, raw });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));

@@ -1,40 +1,53 @@
 /**
- * A bounded log of recent exchanges: what was asked, which operation it was, who answered and how.
- * The control API and (later) the inspector read it; old entries fall off so memory stays flat.
+ * The journal: a reader of a partition's log that keeps the recent exchanges, each with what it changed in
+ * the world ("why" lines built from the domain events the request caused). The control API, the handle's
+ * `journal()` and (later) the inspector read it; old entries fall off so memory stays flat. Switching or
+ * resetting the scenario starts it afresh.
  */
-export interface JournalEntry {
-  id: string;
-  time: number;
-  method: string;
-  path: string;
-  operationId?: string;
-  layer: string;
-  status: number;
-  /** Spec violations of the answer, if any (an answer is always checked). */
-  violations?: string[];
-}
+import { describeEvent } from '../state/events.js';
+import type { EventLog, ExchangeEntry, LogEntry } from '../state/log.js';
+
+export type JournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
+  /** What the request changed in the world, one line per domain event it caused. */
+  changes?: string[];
+};
 
 export interface Journal {
-  record(entry: JournalEntry): void;
   entries(): JournalEntry[];
   clear(): void;
 }
 
-export function createJournal(capacity = 1000): Journal {
+export function createJournal(log: EventLog, capacity = 1000): Journal {
   const ring: JournalEntry[] = [];
   let next = 0;
+  /** Events arrive before the exchange that caused them is logged; they wait here for it, by request id. */
+  let changes = new Map<string, string[]>();
+  const clear = () => {
+    ring.length = 0;
+    next = 0;
+    changes = new Map();
+  };
+  const record = (entry: JournalEntry) => {
+    if (ring.length < capacity) ring.push(entry);
+    else ring[next] = entry;
+    next = (next + 1) % capacity;
+  };
+  log.subscribe((entry: LogEntry) => {
+    if (entry.kind === 'event') {
+      if ('request' in entry.cause) changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
+    } else if (entry.kind === 'exchange') {
+      const exchange: JournalEntry = { ...entry };
+      delete (exchange as Partial<ExchangeEntry>).kind;
+      delete (exchange as Partial<ExchangeEntry>).seq;
+      const caused = changes.get(entry.id);
+      changes.delete(entry.id);
+      record(caused ? { ...exchange, changes: caused } : exchange);
+    } else if (entry.action === 'reset' || entry.action === 'scenario') {
+      clear();
+    }
+  });
   return {
-    record(entry) {
-      if (ring.length < capacity) ring.push(entry);
-      else ring[next] = entry;
-      next = (next + 1) % capacity;
-    },
-    entries() {
-      return ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)];
-    },
-    clear() {
-      ring.length = 0;
-      next = 0;
-    },
+    entries: () => (ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]),
+    clear,
   };
 }

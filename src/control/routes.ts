@@ -1,97 +1,176 @@
 /**
- * The simulator's own routes under `/__sim`, outside the API's namespace: JSON in, JSON out.
+ * The simulator's own routes under `/__sim`, outside the API's namespace: JSON in, JSON out. Each acts on the
+ * partition the request was addressed to (`X-Sim-Partition` or the `/__partition/NAME/` prefix), so a test
+ * worker drives its own clock, rules and world; `/__sim/partitions` looks across them.
  */
-import type { Clock } from '../state/clock.js';
 import { parseDuration } from '../duration.js';
-import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError } from '../errors.js';
-import type { Answer, Exchange } from '../http/io.js';
-import type { Journal } from './journal.js';
+import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
+import { ScenarioError } from '../scenarios/definition.js';
+import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
+import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { hintOf } from '../spec/router.js';
-import type { ScenarioHost } from '../scenarios/scenario-host.js';
 import { snapshotWorld } from '../state/world.js';
+import { coverageReport, mergeCounts } from './coverage.js';
+import type { Partition, Partitions } from './partitions.js';
+import { addRuntimeRule, listRules } from './runtime-rules.js';
 
 export const CONTROL_PREFIX = '/__sim';
 
 export interface ControlDeps {
   spec: SpecIndex;
-  journal: Journal;
-  clock: Clock;
-  scenarios?: ScenarioHost;
+  partitions: Partitions;
+  /** Absent in the proxy, record and replay modes: no scenario serves there. */
+  library?: ScenarioLibrary;
 }
 
-type ControlRoute = (exchange: Exchange) => Answer;
+interface ControlRequest {
+  exchange: Exchange;
+  partition: Partition;
+  params: Record<string, string>;
+}
 
-export function createControl(deps: ControlDeps): (exchange: Exchange) => Answer {
-  const clockBody = () => ({ now: deps.clock.now(), iso: new Date(deps.clock.now()).toISOString(), realTime: deps.clock.realTime });
-  const scenarioBody = () => ({ scenario: deps.scenarios?.world.scenario.name ?? null, ...clockBody() });
+type ControlRoute = (request: ControlRequest) => Answer;
+
+export function createControl(deps: ControlDeps): (exchange: Exchange, partition: Partition) => Answer {
+  const { spec, partitions, library } = deps;
+  const clockBody = (p: Partition) => ({ partition: p.name, now: p.clock.now(), iso: new Date(p.clock.now()).toISOString(), realTime: p.clock.realTime });
+  const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
     '/__sim/operations': {
-      GET: () => ({ status: 200, body: { specHash: deps.spec.hash, operations: deps.spec.operations.map(hintOf) } }),
+      GET: () => jsonAnswer(200, { specHash: spec.hash, operations: spec.operations.map(hintOf) }),
     },
     '/__sim/journal': {
-      GET: () => ({ status: 200, body: { entries: deps.journal.entries() } }),
-      DELETE: () => {
-        deps.journal.clear();
-        return { status: 204 };
+      GET: ({ partition }) => jsonAnswer(200, { partition: partition.name, entries: partition.journal.entries() }),
+      DELETE: ({ partition }) => {
+        partition.journal.clear();
+        return emptyAnswer(204);
       },
     },
-    '/__sim/clock': { GET: () => ({ status: 200, body: clockBody() }) },
+    '/__sim/events': {
+      GET: ({ partition, exchange }) => {
+        const after = Number(exchange.searchParams.get('after') ?? 0);
+        const entries = partition.log.entries(Number.isFinite(after) ? after : 0).filter((e) => e.kind !== 'exchange');
+        return jsonAnswer(200, { partition: partition.name, entries });
+      },
+    },
+    '/__sim/clock': { GET: ({ partition }) => jsonAnswer(200, clockBody(partition)) },
     '/__sim/clock/advance': {
-      POST: (exchange) => {
+      POST: ({ exchange, partition }) => {
         const body = jsonBody(exchange);
         const ms = typeof body.ms === 'number' ? body.ms : typeof body.by === 'string' ? parseDuration(body.by) : undefined;
         if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
           throw new SimControlRequestError('Say how far to advance the clock', 'Send {"ms": 5000} or {"by": "30s"} (a non-negative amount)');
         }
-        deps.clock.advance(ms);
-        return { status: 200, body: clockBody() };
+        partition.advance(ms);
+        return jsonAnswer(200, clockBody(partition));
       },
     },
     '/__sim/scenarios': {
-      GET: () => ({ status: 200, body: { current: deps.scenarios?.world.scenario.name ?? null, available: deps.scenarios?.available() ?? [] } }),
+      GET: ({ partition }) => jsonAnswer(200, { current: partition.scenario?.name ?? null, available: library?.available() ?? [] }),
     },
     '/__sim/scenario': {
-      PUT: (exchange) => {
-        const name = jsonBody(exchange).name;
-        if (typeof name !== 'string' || name === '') throw new SimControlRequestError('Name the scenario to switch to', 'Send {"name": "forms-settling"}; GET /__sim/scenarios lists them');
-        if (!deps.scenarios) throw new SimControlRequestError('This simulator was started without scenarios', 'Start it with --scenario NAME');
-        deps.scenarios.use(name);
-        deps.journal.clear();
-        return { status: 200, body: scenarioBody() };
+      PUT: ({ exchange, partition }) => {
+        const body = jsonBody(exchange);
+        const source = typeof body.name === 'string' && body.name !== '' ? body.name : isObject(body.scenario) ? body.scenario : undefined;
+        if (source === undefined) throw new SimControlRequestError('Name the scenario to switch to', 'Send {"name": "forms-settling"} (GET /__sim/scenarios lists them) or {"scenario": {…a scenario as an object…}}');
+        if (!library) throw new SimControlRequestError('This simulator serves no scenarios in this mode', 'Scenarios serve in mock mode: start it with `mock --scenario NAME`');
+        let definition;
+        try {
+          definition = library.load(source);
+        } catch (error) {
+          if (error instanceof ScenarioError) throw new SimScenarioError(error.message.split('\n'));
+          throw error;
+        }
+        partition.switchTo(definition);
+        return jsonAnswer(200, scenarioBody(partition));
       },
     },
     '/__sim/reset': {
-      POST: () => {
-        deps.scenarios?.reset();
-        deps.journal.clear();
-        return { status: 200, body: scenarioBody() };
+      POST: ({ partition }) => {
+        partition.restart();
+        return jsonAnswer(200, scenarioBody(partition));
       },
     },
     '/__sim/state': {
-      GET: () => ({ status: 200, body: deps.scenarios ? snapshotWorld(deps.scenarios.world, deps.clock) : { scenario: null, now: deps.clock.now() } }),
+      GET: ({ partition }) =>
+        jsonAnswer(200, {
+          ...scenarioBody(partition),
+          ...(partition.world ? snapshotWorld(partition.world) : {}),
+          rules: listRules(partition),
+          timers: partition.clock.timers(),
+        }),
+    },
+    '/__sim/rules': {
+      GET: ({ partition }) => jsonAnswer(200, { partition: partition.name, rules: listRules(partition) }),
+      POST: ({ exchange, partition }) => jsonAnswer(201, addRuntimeRule(partition, spec, jsonBody(exchange))),
+      DELETE: ({ partition }) => {
+        partition.rules.clear();
+        partition.note('rule.removed', 'all');
+        return emptyAnswer(204);
+      },
+    },
+    '/__sim/rules/:id': {
+      DELETE: ({ partition, params }) => {
+        const rule = partition.rules.remove(params.id ?? '');
+        partition.note('rule.removed', rule.definition.where);
+        return emptyAnswer(204);
+      },
+    },
+    '/__sim/coverage': {
+      GET: ({ partition, exchange }) => {
+        // ?all merges every partition: parallel workers each cover part of the API, the suite covers the sum.
+        const all = exchange.searchParams.has('all');
+        const counts = all ? mergeCounts(partitions.list().map((p) => p.coverage.counts())) : partition.coverage.counts();
+        return jsonAnswer(200, { partition: all ? null : partition.name, ...coverageReport(counts, spec) });
+      },
+    },
+    '/__sim/partitions': {
+      GET: () => jsonAnswer(200, { partitions: partitions.list().map((p) => ({ name: p.name, scenario: p.scenario?.name ?? null, now: p.clock.now(), events: p.log.lastSeq })) }),
+    },
+    '/__sim/partitions/:name': {
+      DELETE: ({ params }) => {
+        partitions.delete(params.name ?? '');
+        return emptyAnswer(204);
+      },
     },
   };
 
-  return (exchange) => {
-    const byMethod = routes[exchange.pathname];
-    if (!byMethod) {
+  const patterns = Object.keys(routes).map((pattern) => ({ pattern, parts: pattern.split('/') }));
+  const match = (pathname: string): { pattern: string; params: Record<string, string> } | undefined => {
+    const parts = pathname.split('/');
+    for (const { pattern, parts: expected } of patterns) {
+      if (expected.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      if (expected.every((p, i) => (p.startsWith(':') ? ((params[p.slice(1)] = decodeURIComponent(parts[i] ?? '')), true) : p === parts[i]))) return { pattern, params };
+    }
+    return undefined;
+  };
+
+  return (exchange, partition) => {
+    const found = match(exchange.pathname);
+    if (!found) {
       const known = Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ operationId: 'sim.control', method, path })));
       throw new SimRouteNotFoundError(exchange.method, exchange.pathname, known);
     }
+    const byMethod = routes[found.pattern] ?? {};
     const route = byMethod[exchange.method];
     if (!route) {
-      throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, Object.keys(byMethod).map((method) => ({ operationId: 'sim.control', method, path: exchange.pathname })));
+      throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, Object.keys(byMethod).map((method) => ({ operationId: 'sim.control', method, path: found.pattern })));
     }
-    return route(exchange);
+    return route({ exchange, partition, params: found.params });
   };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function jsonBody(exchange: Exchange): Record<string, unknown> {
   if (exchange.rawBody.length === 0) return {};
   try {
     const parsed = JSON.parse(exchange.rawBody.toString('utf8')) as unknown;
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (isObject(parsed)) return parsed;
   } catch {
     // reported below
   }

@@ -18,17 +18,44 @@ export interface Exchange {
   bodyTooLarge: boolean;
 }
 
-export interface Answer {
+interface AnswerBase {
   status: number;
-  /** A JSON value, serialised when sent (unless `raw` is given). */
-  body?: unknown;
   headers?: Record<string, string>;
-  /** Exact bytes to send (a forwarded answer); `body` is then their parsed form, for checking. */
-  raw?: Buffer;
-  /** A stream to pipe through as it comes (server-sent events). */
-  stream?: NodeJS.ReadableStream;
   /** Which layer produced it, when a responder speaks for several (replay, record, upstream). */
   layer?: string;
+  /** The rule that decided it, where the rule is written (sent as `x-sim-rule`, journaled, counted). */
+  rule?: string;
+}
+
+/**
+ * What the simulator says back, one variant per way of saying it; `writeAnswer` is the only place that turns
+ * one into bytes on the socket.
+ */
+export type Answer =
+  /** A JSON value, serialised when sent. */
+  | (AnswerBase & { kind: 'json'; body: unknown })
+  /** No body (204, or a status whose body is empty). */
+  | (AnswerBase & { kind: 'empty' })
+  /** Exact bytes to send (a forwarded or replayed answer); `body` is their parsed form, for checking. */
+  | (AnswerBase & { kind: 'raw'; raw: Buffer; body?: unknown })
+  /** A stream to pipe through as it comes (server-sent events). */
+  | (AnswerBase & { kind: 'stream'; stream: NodeJS.ReadableStream })
+  /** No answer at all: the connection is destroyed, as a crashed server would leave it (a scripted fault). */
+  | { kind: 'drop'; status: 0; layer?: string; rule?: string; headers?: undefined };
+
+export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): Answer {
+  return { kind: 'json', status, body, headers };
+}
+
+export function emptyAnswer(status: number, headers?: Record<string, string>): Answer {
+  return { kind: 'empty', status, headers };
+}
+
+export const DROP: Answer = { kind: 'drop', status: 0 };
+
+/** The answer's body as a value, for checking it against the spec (streams and drops have none to check). */
+export function answerBody(answer: Answer): unknown {
+  return answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
 }
 
 /** Node's header object as one string per name (repeated headers joined), leaving out `drop`. */
@@ -40,7 +67,10 @@ export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlyS
   return out;
 }
 
-export async function readExchange(req: IncomingMessage, id: string, now: number, bodyLimit: number): Promise<Exchange> {
+/** A request as read, before its partition gives it an id and a time. */
+export type IncomingExchange = Omit<Exchange, 'id' | 'now'>;
+
+export async function readExchange(req: IncomingMessage, bodyLimit: number): Promise<IncomingExchange> {
   // Prefixing the origin keeps a path like `//api/plugin` a path instead of a host.
   const url = new URL(`http://sim.invalid${req.url ?? '/'}`);
   const chunks: Buffer[] = [];
@@ -51,8 +81,6 @@ export async function readExchange(req: IncomingMessage, id: string, now: number
     if (size <= bodyLimit) chunks.push(chunk as Buffer);
   }
   return {
-    id,
-    now,
     method: (req.method ?? 'GET').toUpperCase(),
     pathname: url.pathname,
     search: url.search,
@@ -64,31 +92,40 @@ export async function readExchange(req: IncomingMessage, id: string, now: number
 }
 
 export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string>): void {
+  if (answer.kind === 'drop') {
+    // resetAndDestroy sends a TCP RST where the platform allows, which is what a client sees from a crashed server.
+    res.socket?.resetAndDestroy();
+    res.destroy();
+    return;
+  }
   const headers: Record<string, string> = { ...extraHeaders, ...answer.headers };
-  if (answer.stream) {
-    res.writeHead(answer.status, headers);
-    res.flushHeaders();
-    answer.stream.pipe(res);
-    return;
-  }
-  if (answer.raw) {
-    res.writeHead(answer.status, { ...headers, 'content-length': String(answer.raw.length) });
-    res.end(res.req.method === 'HEAD' ? undefined : answer.raw);
-    return;
-  }
-  if (answer.body === undefined || answer.status === 204) {
-    res.writeHead(answer.status, { ...headers, 'content-length': '0' });
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(answer.body);
-  res.writeHead(answer.status, {
-    ...headers,
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-  });
   // HEAD gets the headers GET would get, and no body.
-  res.end(res.req.method === 'HEAD' ? undefined : text);
+  const head = res.req.method === 'HEAD';
+  switch (answer.kind) {
+    case 'stream':
+      res.writeHead(answer.status, headers);
+      res.flushHeaders();
+      answer.stream.pipe(res);
+      return;
+    case 'raw':
+      res.writeHead(answer.status, { ...headers, 'content-length': String(answer.raw.length) });
+      res.end(head ? undefined : answer.raw);
+      return;
+    case 'empty':
+      res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+      res.end();
+      return;
+    case 'json': {
+      if (answer.status === 204 || answer.body === undefined) {
+        res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+        res.end();
+        return;
+      }
+      const text = JSON.stringify(answer.body);
+      res.writeHead(answer.status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      res.end(head ? undefined : text);
+    }
+  }
 }
 
 /** CORS as the real server does it: any origin, reflected; preflights answer 204 for a day. */

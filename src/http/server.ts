@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type SimApp } from '../app.js';
 import type { SimOptions } from '../config.js';
+import { writeCoverageFile } from '../control/coverage-file.js';
 import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {
@@ -34,11 +35,18 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     port: actual,
     app,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
         closeTunnels();
-      }),
+      });
+      const { config, partitions, spec } = app.sim;
+      if (config.coverage !== undefined) {
+        const report = writeCoverageFile(config.coverage, partitions, spec);
+        config.log(`coverage: ${report.summary.line} (${config.coverage})`);
+      }
+      partitions.dispose();
+    },
   };
 }

@@ -65,8 +65,9 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
         },
       };
       const started = new Date(startedAt).toISOString();
-      if (!answer.stream) {
-        const body = answer.body !== undefined ? answer.body : answer.raw?.length ? answer.raw.toString('utf8') : undefined;
+      if (answer.kind !== 'stream') {
+        const parsed = answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
+        const body = parsed !== undefined ? parsed : answer.kind === 'raw' && answer.raw.length ? answer.raw.toString('utf8') : undefined;
         write({
           seq: ++seq,
           ...base,

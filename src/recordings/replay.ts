@@ -18,8 +18,11 @@ export interface Route {
 }
 
 export interface Replayer {
-  /** The recorded answer for this request, or undefined when nothing recorded matches. */
-  answer(exchange: Exchange, route: Route): Answer | undefined;
+  /**
+   * The recorded answer for this request, or undefined when nothing recorded matches. `cursors` counts how
+   * often each recorded request was answered (per partition, so parallel workers each replay from the start).
+   */
+  answer(exchange: Exchange, route: Route, cursors: Map<string, number>): Answer | undefined;
   /** The error to answer for a miss, naming the closest recorded interaction. */
   miss(exchange: Exchange, route: Route): SimRecordingNotFoundError;
   readonly size: number;
@@ -57,15 +60,15 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   const identify = (method: string, route: Route, path: string, query: Record<string, string | string[]>, body: unknown): Identity =>
     drop({ method, target: route.operationId ?? path, pathParams: route.pathParams ?? {}, query: redactQuery(query, rules), body: redactBody(body, rules) });
 
-  const byKey = new Map<string, { interactions: Interaction[]; served: number }>();
+  const byKey = new Map<string, Interaction[]>();
   const identities: Array<{ identity: Identity; interaction: Interaction }> = [];
   for (const interaction of interactions) {
     const { request } = interaction;
     const identity = identify(request.method, { operationId: interaction.operationId, pathParams: interaction.pathParams }, request.path, request.query, request.body);
     const key = canonical(identity);
-    const entry = byKey.get(key) ?? { interactions: [], served: 0 };
-    entry.interactions.push(interaction);
-    byKey.set(key, entry);
+    const recorded = byKey.get(key) ?? [];
+    recorded.push(interaction);
+    byKey.set(key, recorded);
     identities.push({ identity, interaction });
   }
 
@@ -73,11 +76,13 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
 
   return {
     size: interactions.length,
-    answer(exchange, route) {
-      const entry = byKey.get(canonical(liveIdentity(exchange, route)));
-      if (!entry || (exhausted === 'error' && entry.served >= entry.interactions.length)) return undefined;
-      const interaction = entry.interactions[Math.min(entry.served, entry.interactions.length - 1)] as Interaction;
-      entry.served++;
+    answer(exchange, route, cursors) {
+      const key = canonical(liveIdentity(exchange, route));
+      const recorded = byKey.get(key);
+      const served = cursors.get(key) ?? 0;
+      if (!recorded || (exhausted === 'error' && served >= recorded.length)) return undefined;
+      const interaction = recorded[Math.min(served, recorded.length - 1)] as Interaction;
+      cursors.set(key, served + 1);
       return toAnswer(interaction);
     },
     miss(exchange, route) {
@@ -121,9 +126,9 @@ function toAnswer(interaction: Interaction): Answer {
     const stream = new PassThrough();
     for (const chunk of chunks) stream.write(chunk.data);
     stream.end();
-    return { status, headers: rest, stream };
+    return { kind: 'stream', status, headers: rest, stream };
   }
-  if (body === undefined) return { status, headers: rest };
-  if (typeof body === 'string' && !String(headers['content-type'] ?? '').includes('json')) return { status, headers: rest, raw: Buffer.from(body) };
-  return { status, headers: rest, body };
+  if (body === undefined) return { kind: 'empty', status, headers: rest };
+  if (typeof body === 'string' && !String(headers['content-type'] ?? '').includes('json')) return { kind: 'raw', status, headers: rest, raw: Buffer.from(body) };
+  return { kind: 'json', status, headers: rest, body };
 }

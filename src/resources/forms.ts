@@ -1,34 +1,79 @@
 /**
  * Form lifecycles: pending forms listed per location, replies checked against the form's fields, a valid
- * reply settles the form, a second one is refused; forms can appear or be cancelled at scripted times.
+ * reply settles the form, a second one is refused; forms appear and are cancelled at scripted times.
  */
 import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from '../errors.js';
+import { jsonAnswer } from '../http/io.js';
 import { resolveLocation } from '../spec/location.js';
+import { draft } from '../state/events.js';
+import type { FormState, World } from '../state/world.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
-import type { Handlers } from './handler.js';
+import { answered, NO_CONTENT, type ResourceModule } from './resource.js';
 
-export const formHandlers: Handlers = {
-  'v2.form.request.list': (request, { world, now, project }) => {
-    const location = resolveLocation(project, request.query.location);
-    // Forms live in the project's own location; another directory has none pending.
-    const here = location.directory === project.directory;
-    const data = here ? [...world.forms.values()].filter((f) => world.formStatus(f, now) === 'pending').map((f) => f.definition.record) : [];
-    return { status: 200, body: { location, data } };
+function form(world: World, id: string): FormState | undefined {
+  return world.forms.get(id);
+}
+
+export const forms: ResourceModule = {
+  handlers: {
+    'v2.form.request.list': (request, { world, project }) => {
+      const location = resolveLocation(project, request.query.location);
+      // Forms live in the project's own location; another directory has none pending.
+      const here = location.directory === project.directory;
+      const data = here ? [...world.forms.values()].filter((f) => f.status === 'pending').map((f) => f.definition.record) : [];
+      return answered(jsonAnswer(200, { location, data }));
+    },
+
+    'v2.session.form.reply': (request, { world }) => {
+      const formID = request.pathParams.formID ?? '';
+      const state = form(world, formID);
+      // Another session's form, or one not asked yet, does not exist as far as this caller can tell.
+      if (!state || state.status === 'scheduled' || state.definition.record.sessionID !== request.pathParams.sessionID) throw new FormNotFoundError(formID);
+      if (state.status !== 'pending') throw new FormAlreadySettledError(formID);
+      const answer = (request.body as { answer: Record<string, unknown> }).answer;
+      if (state.definition.record.mode === 'form') {
+        const problem = checkFormAnswer(state.definition.record as unknown as FormDefinitionFields, answer);
+        if (problem) throw new FormInvalidAnswerError(formID, problem);
+      }
+      return answered(NO_CONTENT, draft('form.replied', { id: formID, sessionID: state.definition.record.sessionID, answer }));
+    },
   },
 
-  'v2.session.form.reply': (request, { world, now }) => {
-    const formID = request.pathParams.formID ?? '';
-    const form = world.forms.get(formID);
-    const status = form ? world.formStatus(form, now) : 'scheduled';
-    // Another session's form, or one not asked yet, does not exist as far as this caller can tell.
-    if (!form || status === 'scheduled' || form.definition.record.sessionID !== request.pathParams.sessionID) throw new FormNotFoundError(formID);
-    if (status !== 'pending') throw new FormAlreadySettledError(formID);
-    const answer = (request.body as { answer: Record<string, unknown> }).answer;
-    if (form.definition.record.mode === 'form') {
-      const problem = checkFormAnswer(form.definition.record as unknown as FormDefinitionFields, answer);
-      if (problem) throw new FormInvalidAnswerError(formID, problem);
-    }
-    form.answered = { at: now, answer };
-    return { status: 204 };
+  appliers: {
+    'form.created': (world, { data }) => settle(world, data.form.id, 'pending'),
+    'form.replied': (world, { data }) => {
+      const transition = settle(world, data.id, 'answered');
+      const state = form(world, data.id);
+      if (state) state.answer = data.answer;
+      return transition;
+    },
+    'form.cancelled': (world, { data }) => settle(world, data.id, 'cancelled'),
+  },
+
+  timeline: {
+    kind: 'form',
+    ids: (world) => world.forms.keys(),
+    next(world, id) {
+      const state = form(world, id);
+      if (state?.status === 'scheduled') return state.definition.appears;
+      if (state?.status === 'pending') return state.definition.cancelled;
+      return undefined;
+    },
+    fire(world, id, now) {
+      const state = form(world, id);
+      if (!state) return [];
+      const { record, appears, cancelled } = state.definition;
+      if (state.status === 'scheduled' && appears <= now) return [draft('form.created', { form: record })];
+      if (state.status === 'pending' && cancelled !== undefined && cancelled <= now) return [draft('form.cancelled', { id: record.id, sessionID: record.sessionID })];
+      return [];
+    },
   },
 };
+
+function settle(world: World, id: string, to: FormState['status']) {
+  const state = form(world, id);
+  if (!state) return undefined;
+  const from = state.status;
+  state.status = to;
+  return { kind: 'form' as const, id, from, to };
+}

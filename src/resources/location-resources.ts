@@ -9,7 +9,9 @@ import { resolveLocation, type LocationInfo, type ProjectContext } from '../spec
 import { createRandom } from '../state/random.js';
 import type { AcceptedRequest } from '../answerers/responder.js';
 import type { World } from '../state/world.js';
-import { locationAnswer, type Handlers } from './handler.js';
+import { jsonAnswer } from '../http/io.js';
+import { draft } from '../state/events.js';
+import { answered, locationAnswer, type ResourceModule } from './resource.js';
 
 /** Shells the real server starts as login shells (it appends `-l` to their args). */
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
@@ -71,7 +73,8 @@ function copyName(world: World): string {
   return `${random.pick(ADJECTIVES)}-${random.pick(NOUNS)}`;
 }
 
-export const locationHandlers: Handlers = {
+export const locationResources: ResourceModule = {
+  handlers: {
   'v2.pty.create': (request, context) => {
     const { world, now, project } = context;
     const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
@@ -89,33 +92,32 @@ export const locationHandlers: Handlers = {
       status: 'running',
       pid: nextPid(world),
     };
-    world.ptys.set(id, { definition: { record } });
-    return locationAnswer(request, context, record);
+    return answered(locationAnswer(request, context, record), draft('pty.created', { info: record }));
   },
 
   'v2.reference.list': (request, context) => {
     const location = resolveLocation(context.project, request.query.location);
     // References are project configuration: a directory outside the project has none.
     const here = within(context.project.directory, absoluteDirectory(context.project, location));
-    return { status: 200, body: { location, data: here ? context.world.scenario.references : [] } };
+    return answered(jsonAnswer(200, { location, data: here ? context.world.scenario.references : [] }));
   },
 
   'v2.plugin.list': (request, context) => {
     const { plugins } = context.world.scenario;
     if (plugins.length === 0) return undefined;
-    return locationAnswer(request, context, plugins.map((id) => ({ id })));
+    return answered(locationAnswer(request, context, plugins.map((id) => ({ id }))));
   },
 
   'v2.fs.list': (request, context) => {
     const { world, project } = context;
     if (world.scenario.files.get('')?.length === 0) return undefined;
     const location = resolveLocation(project, request.query.location);
-    return { status: 200, body: { location, data: listDirectory(world, project, request, location) } };
+    return answered(jsonAnswer(200, { location, data: listDirectory(world, project, request, location) }));
   },
 
   'v2.model.default': (request, context) => {
     const { model } = context.world.scenario;
-    return model ? locationAnswer(request, context, model) : undefined;
+    return model ? answered(locationAnswer(request, context, model)) : undefined;
   },
 
   'v2.projectCopy.create': (request, { world, project }) => {
@@ -132,7 +134,17 @@ export const locationHandlers: Handlers = {
     const taken = (directory: string) => world.copies.has(directory) || directory === project.directory;
     let directory = base;
     for (let n = 2; taken(directory); n++) directory = `${base}-${n}`;
-    world.copies.add(directory);
-    return { status: 200, body: { directory } };
+    const projectID = project.id;
+    return answered(jsonAnswer(200, { directory }), draft('project.copy.created', { projectID, directory }), draft('project.directories.updated', { projectID }));
+  },
+  },
+
+  appliers: {
+    'pty.created': (world, { data }) => {
+      world.ptys.set(data.info.id, { definition: { record: data.info } });
+    },
+    'project.copy.created': (world, { data }) => {
+      world.copies.add(data.directory);
+    },
   },
 };

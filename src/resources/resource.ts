@@ -1,10 +1,13 @@
 /**
- * What a resource module gives the scenario responder: handlers keyed by operationId. A handler answers, or
- * returns undefined to let the next layer (the schema-driven fallback) answer.
+ * What a resource module gives the partition: handlers that decide answers (and the events they cause) by
+ * operationId, appliers that change the world for each event type (the only writers of world state), and
+ * timelines that say when a resource next changes by itself and what happens then.
  */
-import type { Answer } from '../http/io.js';
-import { resolveLocation, type ProjectContext } from '../spec/location.js';
 import type { AcceptedRequest } from '../answerers/responder.js';
+import { jsonAnswer, type Answer } from '../http/io.js';
+import { resolveLocation, type ProjectContext } from '../spec/location.js';
+import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
+import type { StatefulKind } from '../state/resource-states.js';
 import type { World } from '../state/world.js';
 
 export interface HandlerContext {
@@ -13,11 +16,44 @@ export interface HandlerContext {
   project: ProjectContext;
 }
 
-export type Handler = (request: AcceptedRequest, context: HandlerContext) => Answer | undefined;
+/** A handler's answer and what it makes happen; nothing changes until the partition commits the events. */
+export interface Decision {
+  answer: Answer;
+  events?: EventDraft[];
+}
+
+/** Decides, or returns undefined to let the next layer (the schema-driven fallback) answer. */
+export type Handler = (request: AcceptedRequest, context: HandlerContext) => Decision | undefined;
 
 export type Handlers = Record<string, Handler>;
 
+/** Applies one event to the world; returns the resource state change it made, if it made one. */
+export type Applier<T extends EventType = EventType> = (world: World, event: Extract<DomainEvent, { type: T }>) => Transition | undefined | void;
+
+export type Appliers = { [T in EventType]?: Applier<T> };
+
+/** When a resource of one kind changes by itself on the clock, and what happens then. */
+export interface Timeline {
+  kind: StatefulKind;
+  ids(world: World): Iterable<string>;
+  /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
+  next(world: World, id: string, now: number): number | undefined;
+  fire(world: World, id: string, now: number): EventDraft[];
+}
+
+export interface ResourceModule {
+  handlers: Handlers;
+  appliers?: Appliers;
+  timeline?: Timeline;
+}
+
 /** A location-scoped success: `{location, data}` with the location the client asked for. */
 export function locationAnswer(request: AcceptedRequest, context: HandlerContext, data: unknown): Answer {
-  return { status: 200, body: { location: resolveLocation(context.project, request.query.location), data } };
+  return jsonAnswer(200, { location: resolveLocation(context.project, request.query.location), data });
 }
+
+export function answered(answer: Answer, ...events: EventDraft[]): Decision {
+  return events.length ? { answer, events } : { answer };
+}
+
+export const NO_CONTENT: Answer = { kind: 'empty', status: 204 };

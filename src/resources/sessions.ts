@@ -1,21 +1,20 @@
 /**
  * Session lifecycles: messages that page, agent/model switches and synthetic input that append messages,
- * busy windows that refuse revert staging, compaction admission with sequence numbers and id conflicts,
- * permissions, questions and instruction entries.
+ * busy windows (and resumed runs) that refuse revert staging, compaction admission with sequence numbers and
+ * id conflicts, permissions, questions and instruction entries.
  */
-import {
-  ConflictError,
-  MessageNotFoundError,
-  QuestionNotFoundError,
-  SessionBusyError,
-  SessionNotFoundError,
-} from '../errors.js';
+import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusyError, SessionNotFoundError } from '../errors.js';
+import { jsonAnswer } from '../http/io.js';
 import type { MessageRecord } from '../scenarios/definition.js';
-import type { SessionState, World } from '../state/world.js';
-import type { HandlerContext, Handlers } from './handler.js';
+import { draft } from '../state/events.js';
+import { busyAt, type SessionState, type World } from '../state/world.js';
 import { pageMessages, type PageQuery } from './message-page.js';
+import { answered, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
 
 type Body = Record<string, unknown>;
+
+/** The real server's snapshot of an empty tree, for a revert the scenario does not describe. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 function session(world: World, id: string | undefined): SessionState {
   const found = world.sessions.get(id ?? '');
@@ -23,79 +22,136 @@ function session(world: World, id: string | undefined): SessionState {
   return found;
 }
 
-function append(state: SessionState, context: HandlerContext, message: Omit<MessageRecord, 'id' | 'time'>): MessageRecord {
-  const record = { id: context.world.ids.ascending('msg_', context.now), time: { created: context.now }, ...message } as MessageRecord;
-  state.messages.push(record);
-  return record;
+function newMessageId(context: HandlerContext): string {
+  return context.world.ids.ascending('msg_', context.now);
 }
 
-const NO_CONTENT = { status: 204 } as const;
+function append(world: World, sessionID: string, message: MessageRecord): void {
+  world.sessions.get(sessionID)?.messages.push(message);
+}
 
-export const sessionHandlers: Handlers = {
-  'v2.session.messages': (request, { world }) => {
-    const state = session(world, request.pathParams.sessionID);
-    return { status: 200, body: pageMessages(state.messages, request.query as PageQuery) };
+export const sessions: ResourceModule = {
+  handlers: {
+    'v2.session.messages': (request, { world }) => answered(jsonAnswer(200, pageMessages(session(world, request.pathParams.sessionID).messages, request.query as PageQuery))),
+
+    'v2.session.switchAgent': (request, context) => {
+      const { definition } = session(context.world, request.pathParams.sessionID);
+      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), agent: (request.body as Body).agent as string };
+      return answered(NO_CONTENT, draft('session.next.agent.switched', data));
+    },
+
+    'v2.session.switchModel': (request, context) => {
+      const { definition } = session(context.world, request.pathParams.sessionID);
+      const { id, providerID, variant } = (request.body as { model: { id: string; providerID: string; variant?: string } }).model;
+      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), model: { id, providerID, variant: variant ?? 'default' } };
+      return answered(NO_CONTENT, draft('session.next.model.switched', data));
+    },
+
+    'v2.session.synthetic': (request, context) => {
+      const state = session(context.world, request.pathParams.sessionID);
+      const body = request.body as Body;
+      const data = { timestamp: context.now, sessionID: state.definition.id, messageID: newMessageId(context), text: body.text as string };
+      const events = [draft('session.next.synthetic', data, body.metadata as Body | undefined)];
+      // Resuming starts the agent: the session is busy for the scenario's scripted run time.
+      const run = state.definition.busyAfterSynthetic;
+      if (body.resume !== false && run !== undefined) {
+        events.push(draft('session.status', { sessionID: state.definition.id, status: { type: 'busy' } }, { busyUntil: context.now + run }));
+      }
+      return answered(NO_CONTENT, ...events);
+    },
+
+    'v2.session.compact': (request, context) => {
+      const state = session(context.world, request.pathParams.sessionID);
+      const given = (request.body as Body | undefined)?.id as string | undefined;
+      if (given !== undefined && (state.inputs.has(given) || state.messages.some((m) => m.id === given))) {
+        throw new ConflictError(given, `Session input already exists: ${given}`);
+      }
+      const id = given ?? newMessageId(context);
+      const admittedSeq = state.inputSeq + 1;
+      const sessionID = state.definition.id;
+      return answered(
+        jsonAnswer(200, { data: { type: 'compaction', admittedSeq, id, sessionID, timeCreated: context.now } }),
+        draft('session.next.compaction.admitted', { timestamp: context.now, sessionID, messageID: id, admittedSeq }),
+      );
+    },
+
+    'v2.session.permission.create': (request, context) => {
+      const { definition } = session(context.world, request.pathParams.sessionID);
+      const body = request.body as Body;
+      const id = typeof body.id === 'string' ? body.id : context.world.ids.ascending('per_', context.now);
+      const asked = { id, sessionID: definition.id, action: body.action as string, resources: body.resources as string[] };
+      for (const key of ['save', 'metadata', 'source'] as const) if (body[key] !== undefined && body[key] !== null) Object.assign(asked, { [key]: body[key] });
+      return answered(jsonAnswer(200, { data: { id } }), draft('permission.v2.asked', asked));
+    },
+
+    'v2.session.revert.stage': (request, { world, now }) => {
+      const sessionID = request.pathParams.sessionID ?? '';
+      const messageID = (request.body as Body).messageID as string;
+      const state = world.sessions.get(sessionID);
+      // SessionNotFoundError is not declared here: an unknown session has no such message either.
+      if (!state) throw new MessageNotFoundError(sessionID, messageID);
+      if (state.status === 'busy') throw new SessionBusyError(sessionID);
+      if (!state.messages.some((m) => m.id === messageID)) throw new MessageNotFoundError(sessionID, messageID);
+      const scripted = state.definition.revert ?? {};
+      const revert = { messageID, snapshot: scripted.snapshot ?? EMPTY_TREE, files: scripted.files ?? [] };
+      return answered(jsonAnswer(200, { data: revert }), draft('session.next.revert.staged', { timestamp: now, sessionID, revert }));
+    },
+
+    'v2.session.question.reply': (request, { world }) => {
+      const requestID = request.pathParams.requestID ?? '';
+      const sessionID = request.pathParams.sessionID ?? '';
+      if (!world.sessions.get(sessionID)?.questions.has(requestID)) throw new QuestionNotFoundError(requestID);
+      return answered(NO_CONTENT, draft('question.v2.replied', { sessionID, requestID, answers: (request.body as { answers: string[][] }).answers }));
+    },
+
+    'v2.session.instructions.entry.remove': (request, { world }) => {
+      const { definition } = session(world, request.pathParams.sessionID);
+      return answered(NO_CONTENT, draft('session.instructions.entry.removed', { sessionID: definition.id, key: request.pathParams.key ?? '' }));
+    },
   },
 
-  'v2.session.switchAgent': (request, context) => {
-    append(session(context.world, request.pathParams.sessionID), context, { type: 'agent-switched', agent: (request.body as Body).agent as string });
-    return NO_CONTENT;
+  appliers: {
+    'session.next.agent.switched': (world, { data }) => append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'agent-switched', agent: data.agent }),
+    'session.next.model.switched': (world, { data }) => append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'model-switched', model: data.model }),
+    'session.next.synthetic': (world, { data, metadata }) =>
+      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'synthetic', sessionID: data.sessionID, text: data.text, ...(metadata ? { metadata } : {}) }),
+    'session.next.compaction.admitted': (world, { data }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (!state) return;
+      state.inputSeq = data.admittedSeq;
+      state.inputs.set(data.messageID, data.admittedSeq);
+    },
+    'question.v2.replied': (world, { data }) => {
+      world.sessions.get(data.sessionID)?.questions.delete(data.requestID);
+    },
+    'session.status': (world, { data, metadata }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (!state) return undefined;
+      if (typeof metadata?.busyUntil === 'number') state.busyUntil = metadata.busyUntil;
+      const from = state.status;
+      state.status = data.status.type;
+      return from === state.status ? undefined : { kind: 'session', id: data.sessionID, from, to: state.status };
+    },
   },
 
-  'v2.session.switchModel': (request, context) => {
-    const { id, providerID, variant } = (request.body as { model: Body }).model;
-    append(session(context.world, request.pathParams.sessionID), context, { type: 'model-switched', model: { id, providerID, variant: variant ?? 'default' } });
-    return NO_CONTENT;
-  },
-
-  'v2.session.synthetic': (request, context) => {
-    const state = session(context.world, request.pathParams.sessionID);
-    const body = request.body as Body;
-    append(state, context, { type: 'synthetic', sessionID: state.definition.id, text: body.text as string, ...(body.metadata ? { metadata: body.metadata } : {}) });
-    // Resuming starts the agent: the session is busy for the scenario's scripted run time.
-    if (body.resume !== false && state.definition.busyAfterSynthetic !== undefined) state.busyUntil = context.now + state.definition.busyAfterSynthetic;
-    return NO_CONTENT;
-  },
-
-  'v2.session.compact': (request, context) => {
-    const state = session(context.world, request.pathParams.sessionID);
-    const given = (request.body as Body | undefined)?.id as string | undefined;
-    if (given !== undefined && (state.inputs.has(given) || state.messages.some((m) => m.id === given))) {
-      throw new ConflictError(given, `Session input already exists: ${given}`);
-    }
-    const id = given ?? context.world.ids.ascending('msg_', context.now);
-    const admittedSeq = ++state.inputSeq;
-    state.inputs.set(id, admittedSeq);
-    return { status: 200, body: { data: { type: 'compaction', admittedSeq, id, sessionID: state.definition.id, timeCreated: context.now } } };
-  },
-
-  'v2.session.permission.create': (request, context) => {
-    session(context.world, request.pathParams.sessionID);
-    const given = (request.body as Body).id;
-    return { status: 200, body: { data: { id: typeof given === 'string' ? given : context.world.ids.ascending('per_', context.now) } } };
-  },
-
-  'v2.session.revert.stage': (request, { world, now }) => {
-    const sessionID = request.pathParams.sessionID ?? '';
-    const messageID = (request.body as Body).messageID as string;
-    const state = world.sessions.get(sessionID);
-    // SessionNotFoundError is not declared here: an unknown session has no such message either.
-    if (!state) throw new MessageNotFoundError(sessionID, messageID);
-    if (world.isBusy(state, now)) throw new SessionBusyError(sessionID);
-    if (!state.messages.some((m) => m.id === messageID)) throw new MessageNotFoundError(sessionID, messageID);
-    const revert = state.definition.revert ?? {};
-    return { status: 200, body: { data: { messageID, snapshot: revert.snapshot ?? '4b825dc642cb6eb9a060e54bf8d69288fbee4904', files: revert.files ?? [] } } };
-  },
-
-  'v2.session.question.reply': (request, { world }) => {
-    const requestID = request.pathParams.requestID ?? '';
-    const state = world.sessions.get(request.pathParams.sessionID ?? '');
-    if (!state?.questions.delete(requestID)) throw new QuestionNotFoundError(requestID);
-    return NO_CONTENT;
-  },
-
-  'v2.session.instructions.entry.remove': (request, { world }) => {
-    session(world, request.pathParams.sessionID);
-    return NO_CONTENT;
+  timeline: {
+    kind: 'session',
+    ids: (world) => world.sessions.keys(),
+    next(world, id, now) {
+      const state = world.sessions.get(id);
+      if (!state) return undefined;
+      const boundaries = state.definition.busy.flatMap((w) => [w.from, w.until]);
+      boundaries.push(state.busyUntil);
+      const later = boundaries.filter((t): t is number => t !== undefined && t > now);
+      return later.length ? Math.min(...later) : undefined;
+    },
+    fire(world, id, now) {
+      const state = world.sessions.get(id);
+      if (!state) return [];
+      // Adjacent windows share a boundary: only a real change of state is an event.
+      const busy = busyAt(state, now);
+      if (busy === (state.status === 'busy')) return [];
+      return [draft('session.status', { sessionID: id, status: { type: busy ? 'busy' : 'idle' } })];
+    },
   },
 };

@@ -1,15 +1,15 @@
 /**
  * Shell command lifecycles: running until the scripted completion (with its exit code) or until the timeout
- * passes on the virtual clock; a timeout update replaces the deadline counted from now (milliseconds, 0
- * clears it) and is a no-op on a command that is no longer running.
+ * passes on the virtual clock, whichever comes first; a timeout update replaces the deadline counted from now
+ * (milliseconds, 0 clears it) and is a no-op on a command that is no longer running.
  */
 import { ShellNotFoundError } from '../errors.js';
+import { draft } from '../state/events.js';
 import type { ShellState, World } from '../state/world.js';
-import { locationAnswer, type Handlers } from './handler.js';
+import { answered, locationAnswer, type ResourceModule } from './resource.js';
 
-function record(world: World, shell: ShellState, now: number, projectDirectory: string): Record<string, unknown> {
-  const { definition } = shell;
-  const { status, completed, exit } = world.shellStatus(shell, now);
+function record(shell: ShellState, projectDirectory: string): Record<string, unknown> {
+  const { definition, status, completed, exit } = shell;
   return {
     id: definition.id,
     status,
@@ -30,15 +30,50 @@ function shellOrThrow(world: World, id: string | undefined): ShellState {
   return shell;
 }
 
-export const shellHandlers: Handlers = {
-  'v2.shell.get': (request, context) => locationAnswer(request, context, record(context.world, shellOrThrow(context.world, request.pathParams.id), context.now, context.project.directory)),
+export const shells: ResourceModule = {
+  handlers: {
+    'v2.shell.get': (request, context) => answered(locationAnswer(request, context, record(shellOrThrow(context.world, request.pathParams.id), context.project.directory))),
 
-  'v2.shell.timeout': (request, context) => {
-    const shell = shellOrThrow(context.world, request.pathParams.id);
-    if (context.world.shellStatus(shell, context.now).status === 'running') {
+    'v2.shell.timeout': (request, context) => {
+      const shell = shellOrThrow(context.world, request.pathParams.id);
+      const answer = locationAnswer(request, context, record(shell, context.project.directory));
+      if (shell.status !== 'running') return answered(answer);
       const timeout = (request.body as { timeout: number }).timeout;
-      shell.deadline = timeout === 0 ? undefined : context.now + timeout;
-    }
-    return locationAnswer(request, context, record(context.world, shell, context.now, context.project.directory));
+      return answered(answer, draft('shell.timeout.updated', { id: shell.definition.id, timeout }));
+    },
+  },
+
+  appliers: {
+    'shell.timeout.updated': (world, { data, time }) => {
+      const shell = world.shells.get(data.id);
+      if (shell) shell.deadline = data.timeout === 0 ? undefined : time + data.timeout;
+    },
+    'shell.exited': (world, { data, time }) => {
+      const shell = world.shells.get(data.id);
+      if (!shell) return undefined;
+      const from = shell.status;
+      Object.assign(shell, { status: data.status, completed: time, exit: data.exit });
+      return { kind: 'shell', id: data.id, from, to: data.status };
+    },
+  },
+
+  timeline: {
+    kind: 'shell',
+    ids: (world) => world.shells.keys(),
+    next(world, id) {
+      const shell = world.shells.get(id);
+      if (shell?.status !== 'running') return undefined;
+      const times = [shell.definition.completes?.at, shell.deadline].filter((t): t is number => t !== undefined);
+      return times.length ? Math.min(...times) : undefined;
+    },
+    fire(world, id, now) {
+      const shell = world.shells.get(id);
+      if (shell?.status !== 'running') return [];
+      const done = shell.definition.completes;
+      // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
+      if (done && done.at <= now && (shell.deadline === undefined || done.at < shell.deadline)) return [draft('shell.exited', { id, status: 'exited', exit: done.exit })];
+      if (shell.deadline !== undefined && shell.deadline <= now) return [draft('shell.exited', { id, status: 'timeout' })];
+      return [];
+    },
   },
 };

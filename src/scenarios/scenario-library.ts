@@ -1,70 +1,60 @@
 /**
- * Holds the scenario being served: which one, its live world, and the clock it runs on. Switching or
- * resetting rebuilds the world from the immutable definition and puts the clock back to the start.
+ * Where scenario definitions come from: a name in the scenarios folder, a path to a .yaml file, or (for test
+ * authors who keep fixtures in code) an object. Definitions are immutable and shared by every partition
+ * that serves them, so each file is loaded once per process.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Clock } from '../state/clock.js';
 import { SimScenarioNotFoundError } from '../errors.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import type { ScenarioDefinition } from './definition.js';
-import { loadScenarioFile } from './load-scenario.js';
-import { createWorld, type World } from '../state/world.js';
+import { loadScenarioFile, loadScenarioObject } from './load-scenario.js';
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
-export interface ScenarioHost {
-  readonly world: World;
+/** A scenario as a caller names it: its name, a path to its file, or the scenario itself. */
+export type ScenarioSource = string | Record<string, unknown>;
+
+export interface ScenarioLibrary {
   available(): string[];
-  /** Switches to a scenario by name (in the scenarios folder) or path, and resets. */
-  use(nameOrPath: string): ScenarioDefinition;
-  reset(): void;
+  load(source: ScenarioSource): ScenarioDefinition;
 }
 
-export function createScenarioHost(spec: SpecIndex, clock: Clock, initial: string, directory = SCENARIOS_DIR): ScenarioHost {
+/** A file name, or anything with a slash, is a path; anything else names a scenario in the folder. */
+export function isScenarioPath(nameOrPath: string): boolean {
+  return nameOrPath.endsWith('.yaml') || nameOrPath.endsWith('.yml') || nameOrPath.includes('/');
+}
+
+/** The scenario names a folder holds, sorted. */
+export function scenarioNames(directory = SCENARIOS_DIR): string[] {
+  return existsSync(directory)
+    ? readdirSync(directory)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => basename(f, '.yaml'))
+        .sort()
+    : [];
+}
+
+export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR): ScenarioLibrary {
   const loaded = new Map<string, ScenarioDefinition>();
   const resolveFile = (nameOrPath: string): string => {
-    if (nameOrPath.endsWith('.yaml') || nameOrPath.endsWith('.yml') || nameOrPath.includes('/')) {
-      return isAbsolute(nameOrPath) ? nameOrPath : resolve(nameOrPath);
-    }
+    if (isScenarioPath(nameOrPath)) return isAbsolute(nameOrPath) ? nameOrPath : resolve(nameOrPath);
     return join(directory, `${nameOrPath}.yaml`);
   };
-  const available = () =>
-    existsSync(directory)
-      ? readdirSync(directory)
-          .filter((f) => f.endsWith('.yaml'))
-          .map((f) => basename(f, '.yaml'))
-          .sort()
-      : [];
-  const load = (nameOrPath: string): ScenarioDefinition => {
-    const file = resolveFile(nameOrPath);
-    if (!existsSync(file)) throw new SimScenarioNotFoundError(nameOrPath, available());
-    let definition = loaded.get(file);
-    if (!definition) {
-      definition = loadScenarioFile(file, spec);
-      loaded.set(file, definition);
-    }
-    return definition;
-  };
-
-  let definition = load(initial);
-  let world = createWorld(definition);
-  clock.reset(definition.start);
+  const available = () => scenarioNames(directory);
   return {
-    get world() {
-      return world;
-    },
     available,
-    use(nameOrPath) {
-      definition = load(nameOrPath);
-      world = createWorld(definition);
-      clock.reset(definition.start);
+    load(source) {
+      if (typeof source !== 'string') return loadScenarioObject(source, spec);
+      const file = resolveFile(source);
+      if (!existsSync(file)) throw new SimScenarioNotFoundError(source, available());
+      let definition = loaded.get(file);
+      if (!definition) {
+        definition = loadScenarioFile(file, spec);
+        loaded.set(file, definition);
+      }
       return definition;
-    },
-    reset() {
-      world = createWorld(definition);
-      clock.reset(definition.start);
     },
   };
 }

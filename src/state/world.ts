@@ -1,14 +1,16 @@
 /**
- * The live state of a loaded scenario: per-session messages and inputs, per-form status. Lookups are Maps
- * by id (O(1) in the number of resources); time-dependent state (busy windows, forms appearing or being
- * cancelled) is computed from the virtual clock when asked, so advancing time costs nothing.
+ * The live state of a partition's scenario: sessions with their messages and inputs, forms, shells,
+ * integrations, attempts, PTYs. Every resource's state is stored, not computed on demand: it changes only
+ * when a domain event is applied (a request decided it, or a timer fell due), so each change has an instant
+ * and a cause that the log records. Lookups are Maps by id.
  */
-import type { Clock } from './clock.js';
-import { createIds, createRandom, type IdFactory } from './random.js';
 import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, ScenarioDefinition, SessionDefinition, ShellDefinition } from '../scenarios/definition.js';
+import { createIds, createRandom, type IdFactory } from './random.js';
+import type { ResourceState, StatefulKind } from './resource-states.js';
 
 export interface SessionState {
   readonly definition: SessionDefinition;
+  status: ResourceState<'session'>;
   /** Oldest first. */
   messages: MessageRecord[];
   /** Busy until this virtual time because a synthetic message resumed it. */
@@ -20,36 +22,33 @@ export interface SessionState {
   questions: Set<string>;
 }
 
-export type FormStatus = 'scheduled' | 'pending' | 'answered' | 'cancelled';
-
 export interface FormState {
   readonly definition: FormDefinition;
-  answered?: { at: number; answer: Record<string, unknown> };
+  status: ResourceState<'form'>;
+  answer?: Record<string, unknown>;
 }
-
-export type ShellStatus = 'running' | 'exited' | 'timeout';
 
 export interface ShellState {
   readonly definition: ShellDefinition;
-  /** The current timeout deadline; a PATCH replaces it. */
+  status: ResourceState<'shell'>;
+  /** The current timeout deadline; a timeout update replaces it. */
   deadline?: number;
+  completed?: number;
+  exit?: number;
 }
-
-export type AttemptStatus = 'pending' | 'complete' | 'failed' | 'expired';
 
 export interface AttemptState {
   readonly definition: AttemptDefinition;
+  status: ResourceState<'attempt'>;
   polls: number;
-  /** As of the last poll; once an attempt leaves pending it stays where it landed. */
-  status: AttemptStatus;
+  message?: string;
 }
-
-/** The kinds a rule's `state` can name, each with the states it has (the scenario format lists the same). */
-export type StatefulKind = 'session' | 'form' | 'shell' | 'attempt';
 
 export interface PtyState {
   readonly definition: PtyDefinition;
 }
+
+export type IntegrationState = Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> };
 
 export interface World {
   readonly scenario: ScenarioDefinition;
@@ -58,69 +57,49 @@ export interface World {
   readonly forms: Map<string, FormState>;
   readonly shells: Map<string, ShellState>;
   /** Integrations with their live connections, in the order listed. */
-  readonly integrations: Map<string, Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> }>;
+  readonly integrations: Map<string, IntegrationState>;
   readonly attempts: Map<string, AttemptState>;
   readonly ptys: Map<string, PtyState>;
-  /** How many times each rule (by index) has answered. */
-  readonly ruleUses: number[];
   /** Project copy directories handed out, for -2, -3… suffixes. */
   readonly copies: Set<string>;
-  /** Status now, and when it ended (for `time.completed`). */
-  shellStatus(shell: ShellState, now: number): { status: ShellStatus; completed?: number; exit?: number };
-  isBusy(session: SessionState, now: number): boolean;
-  formStatus(form: FormState, now: number): FormStatus;
-  /** The state of a resource now, by kind and id; undefined for an id the scenario does not have. */
-  stateOf(kind: StatefulKind, id: string, now: number): string | undefined;
 }
 
+/** Whether the scenario's busy windows (or a resumed run) make a session busy at `now`. */
+export function busyAt(session: SessionState, now: number): boolean {
+  if (session.busyUntil !== undefined && now < session.busyUntil) return true;
+  return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
+}
+
+/**
+ * The world as it stands at the scenario's start: what is due by then is already so (a form that appears at
+ * 0 s is pending), what is due later is left to the partition's timers.
+ */
 export function createWorld(scenario: ScenarioDefinition): World {
+  const start = scenario.start;
   // Ids made while serving requests come from their own stream, so they do not depend on how many ids
   // loading the scenario used.
   const ids = createIds(createRandom(`${scenario.seed}:live`));
   const sessions = new Map(
-    scenario.sessions.map((definition): [string, SessionState] => [
-      definition.id,
-      { definition, messages: [...definition.messages], inputs: new Map(), inputSeq: 0, questions: new Set(definition.questions) },
-    ]),
+    scenario.sessions.map((definition): [string, SessionState] => {
+      const state: SessionState = { definition, status: 'idle', messages: [...definition.messages], inputs: new Map(), inputSeq: 0, questions: new Set(definition.questions) };
+      state.status = busyAt(state, start) ? 'busy' : 'idle';
+      return [definition.id, state];
+    }),
   );
-  const forms = new Map(scenario.forms.map((definition): [string, FormState] => [definition.record.id, { definition }]));
-  const shells = new Map(scenario.shells.map((definition): [string, ShellState] => [definition.id, { definition, deadline: definition.deadline }]));
-  const shellStatus: World['shellStatus'] = (shell, now) => {
-    const done = shell.definition.completes;
-    // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
-    if (done && now >= done.at && (shell.deadline === undefined || done.at < shell.deadline)) return { status: 'exited', completed: done.at, exit: done.exit };
-    if (shell.deadline !== undefined && now >= shell.deadline) return { status: 'timeout', completed: shell.deadline };
-    return { status: 'running' };
-  };
-  const isBusy: World['isBusy'] = (session, now) => {
-    if (session.busyUntil !== undefined && now < session.busyUntil) return true;
-    return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
-  };
-  const formStatus: World['formStatus'] = (form, now) => {
-    if (form.answered) return 'answered';
-    const { appears, cancelled } = form.definition;
-    if (cancelled !== undefined && now >= cancelled) return 'cancelled';
-    return now < appears ? 'scheduled' : 'pending';
-  };
-  const attempts = new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: 'pending' }]));
-  const stateOf: World['stateOf'] = (kind, id, now) => {
-    switch (kind) {
-      case 'session': {
-        const session = sessions.get(id);
-        return session && (isBusy(session, now) ? 'busy' : 'idle');
-      }
-      case 'form': {
-        const form = forms.get(id);
-        return form && formStatus(form, now);
-      }
-      case 'shell': {
-        const shell = shells.get(id);
-        return shell && shellStatus(shell, now).status;
-      }
-      case 'attempt':
-        return attempts.get(id)?.status;
-    }
-  };
+  const forms = new Map(
+    scenario.forms.map((definition): [string, FormState] => {
+      const status = definition.cancelled !== undefined && definition.cancelled <= start ? 'cancelled' : definition.appears <= start ? 'pending' : 'scheduled';
+      return [definition.record.id, { definition, status }];
+    }),
+  );
+  const shells = new Map(
+    scenario.shells.map((definition): [string, ShellState] => {
+      const state: ShellState = { definition, status: 'running', deadline: definition.deadline };
+      const done = definition.completes;
+      if (done && done.at <= start) Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
+      return [definition.id, state];
+    }),
+  );
   return {
     scenario,
     ids,
@@ -128,39 +107,42 @@ export function createWorld(scenario: ScenarioDefinition): World {
     forms,
     shells,
     integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
-    attempts,
+    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: 'pending' }])),
     ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition }])),
-    ruleUses: scenario.rules.map(() => 0),
     copies: new Set(),
-    shellStatus,
-    isBusy,
-    formStatus,
-    stateOf,
   };
 }
 
-/** Every resource and its state now, for `GET /__sim/state`. */
-export function snapshotWorld(world: World, clock: Clock): Record<string, unknown> {
-  const now = clock.now();
+/** The state of a resource now, by kind and id; undefined for an id the scenario does not have. */
+export function stateOf(world: World, kind: StatefulKind, id: string): ResourceState<StatefulKind> | undefined {
+  const table: { [K in StatefulKind]: Map<string, { status: ResourceState<K> }> } = {
+    session: world.sessions,
+    form: world.forms,
+    shell: world.shells,
+    attempt: world.attempts,
+  };
+  return table[kind].get(id)?.status;
+}
+
+/** Every resource and its state now, for `GET /__sim/state` and the handle's `state()`. */
+export function snapshotWorld(world: World): Record<string, unknown> {
   return {
     scenario: world.scenario.name,
-    now,
     sessions: [...world.sessions.values()].map((s) => ({
       id: s.definition.id,
-      state: world.stateOf('session', s.definition.id, now),
+      state: s.status,
       messages: s.messages.length,
       pendingQuestions: [...s.questions],
     })),
     forms: [...world.forms.values()].map((f) => ({
       id: f.definition.record.id,
       sessionID: f.definition.record.sessionID,
-      state: world.stateOf('form', f.definition.record.id, now),
-      ...(f.answered ? { answer: f.answered.answer } : {}),
+      state: f.status,
+      ...(f.answer ? { answer: f.answer } : {}),
     })),
-    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: world.stateOf('shell', sh.definition.id, now), deadline: sh.deadline ?? null })),
+    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: sh.status, deadline: sh.deadline ?? null })),
     attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.status, polls: a.polls })),
     integrations: [...world.integrations.values()].map((i) => ({ id: i.id, connections: i.connections })),
     ptys: [...world.ptys.keys()],
-    rules: world.scenario.rules.map((r, index) => ({ where: r.where, operation: r.operation, used: world.ruleUses[index], times: r.times ?? null })),
   };
 }

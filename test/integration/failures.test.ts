@@ -2,19 +2,19 @@ import { createServer } from 'node:http';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createPipeline } from '../../src/app.js';
-import { createClock } from '../../src/state/clock.js';
 import { resolveConfig } from '../../src/config.js';
-import { createJournal } from '../../src/control/journal.js';
+import { createPartitions } from '../../src/control/partitions.js';
+import { RESOURCES } from '../../src/resources/index.js';
 import { loadSpec } from '../../src/spec/openapi.js';
 import { SES } from '../support/requests.js';
 
 async function pipelineWithBrokenResponder() {
   const logged: string[] = [];
+  const spec = await loadSpec();
   const handler = createPipeline({
     config: resolveConfig({ log: (line) => logged.push(line) }),
-    spec: await loadSpec(),
-    clock: createClock(),
-    journal: createJournal(),
+    spec,
+    partitions: createPartitions({ spec, resources: RESOURCES, seed: 'test', realTime: false, initial: undefined }),
     responders: [
       {
         name: 'broken',

@@ -1,25 +1,28 @@
 /**
  * The location-scoped resources (PTYs, references, plugins, files, default model, project copies), called
- * directly on a world built from a scenario: the handlers are not reachable through the app until the
- * scenario responder lists them. Every answer and error body is checked against the spec.
+ * directly on an engine built from a scenario: each handler's decision is committed as the scenario
+ * responder commits it, so the world changes only through its events. Every answer and error body is
+ * checked against the spec.
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/spec/answer-check.js';
-import { createClock } from '../../src/state/clock.js';
 import { ProjectCopyError, TaggedError } from '../../src/errors.js';
-import type { Answer, Exchange } from '../../src/http/io.js';
+import { answerBody, type Answer, type Exchange } from '../../src/http/io.js';
 import { projectContext } from '../../src/spec/location.js';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
-import { locationHandlers } from '../../src/resources/location-resources.js';
+import { locationResources } from '../../src/resources/location-resources.js';
+import { RESOURCES } from '../../src/resources/index.js';
+import { createEngine, type Engine } from '../../src/state/engine.js';
 import type { AcceptedRequest } from '../../src/answerers/responder.js';
 import { loadScenarioFile, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { createWorld, snapshotWorld, type World } from '../../src/state/world.js';
+import { snapshotWorld, type World } from '../../src/state/world.js';
+import type { ScenarioDefinition } from '../../src/scenarios/definition.js';
 import { PROJECT_ID } from '../support/requests.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/workspace.yaml', import.meta.url));
 const PROJECT = projectContext('/home/dev/acme-web', PROJECT_ID);
-const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
+const locationHandlers = locationResources.handlers;
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -32,37 +35,48 @@ interface Call {
   pathParams?: Record<string, string>;
 }
 
-function workspace(): World {
-  return createWorld(loadScenarioFile(FIXTURE, spec));
+/** A world with the engine that changes it: `world` reads it, handlers' events are committed to it. */
+type Sim = World & { engine: Engine };
+
+function simOf(definition: ScenarioDefinition): Sim {
+  const engine = createEngine({ resources: RESOURCES, definition, seed: 'test' });
+  return Object.assign(Object.create(engine.world as World) as World, { engine });
 }
 
-function worldOf(yaml: string): World {
-  return createWorld(parseScenario(yaml, '<test>', spec));
+function workspace(): Sim {
+  return simOf(loadScenarioFile(FIXTURE, spec));
+}
+
+function worldOf(yaml: string): Sim {
+  return simOf(parseScenario(yaml, '<test>', spec));
 }
 
 function request(operationId: string, call: Call): AcceptedRequest {
   const operation = spec.byId.get(operationId);
   if (!operation) throw new Error(`no operation ${operationId}`);
-  return { exchange: {} as Exchange, operation, pathParams: call.pathParams ?? {}, query: call.query ?? {}, body: call.body, preferences: {} };
+  return { exchange: { id: 'req_test' } as Exchange, operation, pathParams: call.pathParams ?? {}, query: call.query ?? {}, body: call.body, preferences: {} } as unknown as AcceptedRequest;
 }
 
 /** Calls the handler and checks what it answers against the spec; undefined means "falls through". */
-function answer(world: World, operationId: string, call: Call = {}): Answer | undefined {
+function answer(world: Sim, operationId: string, call: Call = {}): (Answer & { body?: unknown }) | undefined {
   const handler = locationHandlers[operationId];
   if (!handler) throw new Error(`no handler for ${operationId}`);
-  const result = handler(request(operationId, call), { world, now: NOW, project: PROJECT });
-  if (result) expect(checkAnswer(spec.byId.get(operationId)!, result.status, result.body)).toEqual([]);
+  const decision = handler(request(operationId, call), { world: world.engine.world as World, now: world.engine.clock.now(), project: PROJECT });
+  if (!decision) return undefined;
+  if (decision.events) world.engine.commit(decision.events, { request: 'req_test' });
+  const result = { ...decision.answer, body: answerBody(decision.answer) };
+  expect(checkAnswer(spec.byId.get(operationId)!, result.status, result.body)).toEqual([]);
   return result;
 }
 
-function data(world: World, operationId: string, call: Call = {}): unknown {
+function data(world: Sim, operationId: string, call: Call = {}): unknown {
   const result = answer(world, operationId, call);
   expect(result?.status).toBe(200);
   return (result?.body as { data: unknown }).data;
 }
 
 /** The error the handler throws, checked against the operation's declared error body. */
-function failure(world: World, operationId: string, call: Call): TaggedError {
+function failure(world: Sim, operationId: string, call: Call): TaggedError {
   try {
     answer(world, operationId, call);
   } catch (error) {
@@ -88,7 +102,7 @@ describe('v2.pty.create', () => {
     expect(result?.body).toMatchObject({ location: { directory: '/home/dev/acme-web', project: { id: PROJECT_ID, directory: '/home/dev/acme-web' } } });
     expect(pty).toEqual({ id: expect.stringMatching(/^pty_[0-9a-f]{12}[0-9A-Za-z]{14}$/), title: `Terminal ${pty.id.slice(-4)}`, command: '/bin/bash', args: ['-l'], cwd: '/home/dev/acme-web', status: 'running', pid: 7401 });
     expect(world.ptys.get(pty.id)?.definition.record).toEqual(pty);
-    expect(snapshotWorld(world, createClock()).ptys).toEqual(['pty_203a5ad4f0011C7Y4ftsC84JMU', pty.id]);
+    expect(snapshotWorld(world.engine.world as World).ptys).toEqual(['pty_203a5ad4f0011C7Y4ftsC84JMU', pty.id]);
   });
 
   it('appends -l to the args of POSIX shells only, as the real server does', () => {
@@ -220,12 +234,12 @@ describe('v2.model.default', () => {
 });
 
 describe('v2.projectCopy.create', () => {
-  const copy = (world: World, body: Record<string, unknown>, projectID = PROJECT_ID, query: Record<string, unknown> = {}) =>
+  const copy = (world: Sim, body: Record<string, unknown>, projectID = PROJECT_ID, query: Record<string, unknown> = {}) =>
     answer(world, 'v2.projectCopy.create', { pathParams: { projectID }, body: { strategy: 'git_worktree', ...body }, query });
 
   it('answers <directory>/<name> without an envelope, the name verbatim, with -2, -3 on collisions', () => {
     const world = workspace();
-    expect(copy(world, { directory: '/home/dev/copies', name: 'My Copy' })).toEqual({ status: 200, body: { directory: '/home/dev/copies/My Copy' } });
+    expect(copy(world, { directory: '/home/dev/copies', name: 'My Copy' })).toMatchObject({ status: 200, body: { directory: '/home/dev/copies/My Copy' } });
     expect(copy(world, { directory: '/home/dev/copies', name: 'My Copy' })?.body).toEqual({ directory: '/home/dev/copies/My Copy-2' });
     expect(copy(world, { directory: '/home/dev/copies/', name: 'My Copy' })?.body).toEqual({ directory: '/home/dev/copies/My Copy-3' });
     expect([...world.copies]).toEqual(['/home/dev/copies/My Copy', '/home/dev/copies/My Copy-2', '/home/dev/copies/My Copy-3']);

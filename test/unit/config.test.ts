@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createClock, DEFAULT_START } from '../../src/state/clock.js';
 import { ConfigError, resolveConfig } from '../../src/config.js';
 import { createJournal } from '../../src/control/journal.js';
+import { createEventLog } from '../../src/state/log.js';
 
 describe('resolveConfig', () => {
   it('binds loopback on 4010 by default', () => {
@@ -31,8 +32,9 @@ describe('virtual clock', () => {
 
 describe('journal', () => {
   it('keeps the most recent entries in order once full', () => {
-    const journal = createJournal(3);
-    for (let i = 1; i <= 5; i++) journal.record({ id: `req_${i}`, time: 0, method: 'GET', path: '/', layer: 'fallback', status: 200 });
+    const log = createEventLog();
+    const journal = createJournal(log, 3);
+    for (let i = 1; i <= 5; i++) log.append({ kind: 'exchange', id: `req_${i}`, time: 0, method: 'GET', path: '/', layer: 'fallback', status: 200 });
     expect(journal.entries().map((e) => e.id)).toEqual(['req_3', 'req_4', 'req_5']);
   });
 });

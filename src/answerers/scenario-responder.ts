@@ -1,0 +1,25 @@
+/**
+ * The scenario's resource lifecycles as a layer in front of the fallback: the handler for the operation
+ * decides against the partition's world, and the events it decides on are committed to the partition (the
+ * world changes, the log records why) before the answer goes out. A handler with nothing to say lets the
+ * request fall through to the next layer.
+ */
+import type { ResourceCatalog } from '../resources/index.js';
+import type { ProjectContext } from '../spec/location.js';
+import type { Responder } from './responder.js';
+
+export function scenarioResponder(resources: ResourceCatalog, project: ProjectContext): Responder {
+  return {
+    name: 'scenario',
+    async respond(request) {
+      const { partition, exchange, operation } = request;
+      const world = partition.world;
+      const handler = resources.handlers[operation.operationId];
+      if (!world || !handler) return undefined;
+      const decision = handler(request, { world, now: partition.clock.now(), project });
+      if (!decision) return undefined;
+      if (decision.events) partition.commit(decision.events, { request: exchange.id });
+      return decision.answer;
+    },
+  };
+}

@@ -1,0 +1,9 @@
+/**
+ * `session-agent-sim/app`: the simulator to embed: `createApp` for supertest or an Express host,
+ * `createPipeline` on plain node:http, `startServer` on a socket. Its types reach into Express's, so it is a
+ * subpath of its own: the main entry stays free of them for test authors who only start a simulator.
+ */
+export { createApp, createPipeline, type SimApp, type PipelineDeps } from './app.js';
+export { startServer, type RunningSimulator } from './http/server.js';
+export { loadSpec, type SpecIndex, type OperationDefinition } from './spec/openapi.js';
+export { checkAnswer } from './spec/answer-check.js';

@@ -1,0 +1,121 @@
+/**
+ * The handle a test drives the simulator with. It speaks the control API over HTTP, so it works the same on a
+ * simulator started in this process (`startSimulator`) and on one started elsewhere, e.g. in vitest's
+ * `globalSetup` while the tests run in worker processes (`connectSimulator`). A partition handle is the same
+ * shape, scoped by the `/__partition/NAME` prefix.
+ */
+import type { CoverageReport } from '../control/coverage.js';
+import type { JournalEntry } from '../control/journal.js';
+import type { RuleListing } from '../control/rule-store.js';
+import type { LogEntry } from '../state/log.js';
+
+/** A scenario as a test names it: a name in the scenarios folder, a path to a .yaml file, or the scenario as an object. */
+export type ScenarioInput = string | Record<string, unknown>;
+
+export interface SimulatorHandle {
+  /** Base URL of the API; for a partition it carries the `/__partition/NAME` prefix, so a client given it stays inside. */
+  readonly url: string;
+  readonly port: number;
+  /** `default` for the simulator itself. */
+  readonly partitionName: string;
+  readonly clock: {
+    /** Virtual now, in ms since the epoch. */
+    now(): Promise<number>;
+    /** Moves virtual time on (`5000`, `'30s'`, `'1m30s'`), firing what falls due on the way; resolves to the new now. */
+    advance(by: number | string): Promise<number>;
+  };
+  /** Back to the scenario's start: world, clock, run-time rules (coverage keeps counting). */
+  reset(): Promise<void>;
+  /** Switches this partition to another scenario (and resets it). */
+  useScenario(scenario: ScenarioInput): Promise<void>;
+  /** Every resource of the scenario and its state now, the rules and the scheduled transitions. */
+  state(): Promise<Record<string, unknown>>;
+  /** Recent exchanges: operation, who answered, status, `_tag`, rule, what changed. */
+  journal(): Promise<JournalEntry[]>;
+  /** The domain events (and control actions) of the partition's log, oldest first. */
+  events(): Promise<LogEntry[]>;
+  readonly rules: {
+    /** Adds a rule in the scenario format's `rules` shape; resolves to its id. */
+    add(rule: Record<string, unknown>): Promise<string>;
+    list(): Promise<RuleListing[]>;
+    remove(id: string): Promise<void>;
+    clear(): Promise<void>;
+  };
+  /** What the requests so far covered; `{ all: true }` merges every partition. */
+  coverage(options?: { all?: boolean }): Promise<CoverageReport>;
+  /** The same handle for another partition (created on first use, from this simulator's scenario). */
+  partition(name: string): SimulatorHandle;
+  /** For a partition: deletes it. For the simulator started by `startSimulator`: stops it and frees everything. */
+  close(): Promise<void>;
+}
+
+/** A control-API refusal, with the simulator's own words on how to fix it. */
+export class SimulatorError extends Error {
+  constructor(
+    message: string,
+    readonly tag: string,
+    readonly status: number,
+    readonly hint?: string,
+    readonly problems?: string[],
+  ) {
+    super(hint ? `${message} (${hint})` : message);
+    this.name = 'SimulatorError';
+  }
+}
+
+export function connectSimulator(url: string, options: { partition?: string; close?: () => Promise<void> } = {}): SimulatorHandle {
+  const base = url.replace(/\/+$/, '');
+  const name = options.partition ?? 'default';
+  const scoped = name === 'default' ? base : `${base}/__partition/${encodeURIComponent(name)}`;
+  const port = Number(new URL(base).port);
+
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${scoped}/__sim${path}`, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    if (!res.ok) {
+      throw new SimulatorError(String(parsed.message ?? `${method} ${path} answered ${res.status}`), String(parsed._tag ?? 'SimError'), res.status, parsed.hint as string | undefined, parsed.problems as string[] | undefined);
+    }
+    return parsed as T;
+  };
+
+  return {
+    url: scoped,
+    port,
+    partitionName: name,
+    clock: {
+      now: async () => (await call<{ now: number }>('GET', '/clock')).now,
+      advance: async (by) => (await call<{ now: number }>('POST', '/clock/advance', typeof by === 'number' ? { ms: by } : { by })).now,
+    },
+    reset: async () => {
+      await call('POST', '/reset');
+    },
+    useScenario: async (scenario) => {
+      await call('PUT', '/scenario', typeof scenario === 'string' ? { name: scenario } : { scenario });
+    },
+    state: () => call('GET', '/state'),
+    journal: async () => (await call<{ entries: JournalEntry[] }>('GET', '/journal')).entries,
+    events: async () => (await call<{ entries: LogEntry[] }>('GET', '/events')).entries,
+    rules: {
+      add: async (rule) => (await call<{ id: string }>('POST', '/rules', rule)).id,
+      list: async () => (await call<{ rules: RuleListing[] }>('GET', '/rules')).rules,
+      remove: async (id) => {
+        await call('DELETE', `/rules/${encodeURIComponent(id)}`);
+      },
+      clear: async () => {
+        await call('DELETE', '/rules');
+      },
+    },
+    coverage: (opts) => call('GET', opts?.all ? '/coverage?all' : '/coverage'),
+    partition: (other) => connectSimulator(base, { partition: other }),
+    close: async () => {
+      if (options.close) return options.close();
+      // A partition handle frees its partition; the simulator itself is stopped by whoever started it.
+      if (name !== 'default') await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE' });
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Coverage: a reader of a partition's log that counts what a test suite made the simulator do, against what
+ * the spec and the scenario make possible: every operation (requests, statuses and `_tag`s answered against
+ * those it declares), every lifecycle transition the scenario can make (form answered, shell timed out,
+ * attempt expired, session busy…) and every rule (fired or never). Unlike the journal it survives resets:
+ * a suite resets between tests and wants one report at the end.
+ */
+import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
+import type { EventLog, LogEntry } from '../state/log.js';
+import type { Transition } from '../state/events.js';
+
+interface OperationCounts {
+  requests: number;
+  statuses: Map<number, number>;
+  tags: Map<string, number>;
+}
+
+/** Plain counters, so the counts of several partitions add up into one report. */
+export interface CoverageCounts {
+  operations: Map<string, OperationCounts>;
+  /** `scenario kind id from→to` → how often. */
+  transitions: Map<string, number>;
+  possibleTransitions: Set<string>;
+  /** Where a rule is written → how often it answered. */
+  rules: Map<string, number>;
+}
+
+export interface CoverageReport {
+  summary: { operations: Ratio; declaredErrors: Ratio; transitions: Ratio; rules: Ratio; line: string };
+  operations: Array<{
+    operationId: string;
+    method: string;
+    path: string;
+    requests: number;
+    statuses: Array<{ status: number; declared: boolean; answered: number }>;
+    errors: Array<{ tag: string; answered: number }>;
+  }>;
+  transitions: Array<{ transition: string; happened: number }>;
+  rules: Array<{ rule: string; fired: number }>;
+  /** The short lists a reader looks for first. */
+  untouched: { operations: string[]; declaredErrors: string[]; transitions: string[]; rules: string[] };
+}
+
+interface Ratio {
+  covered: number;
+  total: number;
+}
+
+export interface Coverage {
+  counts(): CoverageCounts;
+  report(): CoverageReport;
+}
+
+export function emptyCounts(): CoverageCounts {
+  return { operations: new Map(), transitions: new Map(), possibleTransitions: new Set(), rules: new Map() };
+}
+
+export function createCoverage(log: EventLog, spec: SpecIndex, scenario: () => ScenarioDefinition | undefined): Coverage {
+  const counts = emptyCounts();
+  const learn = () => {
+    const definition = scenario();
+    if (!definition) return;
+    for (const t of possibleTransitions(definition)) counts.possibleTransitions.add(transitionKey(definition.name, t));
+    for (const rule of definition.rules) if (!counts.rules.has(rule.where)) counts.rules.set(rule.where, 0);
+  };
+  learn();
+  log.subscribe((entry: LogEntry) => {
+    if (entry.kind === 'exchange') {
+      if (entry.rule !== undefined) bump(counts.rules, entry.rule);
+      if (entry.operationId === undefined) return;
+      const op = counts.operations.get(entry.operationId) ?? { requests: 0, statuses: new Map(), tags: new Map() };
+      counts.operations.set(entry.operationId, op);
+      op.requests++;
+      bump(op.statuses, entry.status);
+      if (entry.tag !== undefined) bump(op.tags, entry.tag);
+    } else if (entry.kind === 'event') {
+      const definition = scenario();
+      if (entry.transition && definition) bump(counts.transitions, transitionKey(definition.name, entry.transition));
+    } else if (entry.action === 'scenario') {
+      learn();
+    } else if (entry.action === 'rule.added' && entry.detail !== undefined && !counts.rules.has(entry.detail)) {
+      counts.rules.set(entry.detail, 0);
+    }
+  });
+  return { counts: () => counts, report: () => coverageReport(counts, spec) };
+}
+
+function bump<K>(map: Map<K, number>, key: K): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function transitionKey(scenario: string, t: Pick<Transition, 'kind' | 'id' | 'from' | 'to'>): string {
+  return `${scenario}: ${t.kind} ${t.id} ${t.from} → ${t.to}`;
+}
+
+/** What the scenario's lifecycles can make happen, resource by resource. */
+export function possibleTransitions(definition: ScenarioDefinition): Transition[] {
+  const out: Transition[] = [];
+  const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) => out.push({ kind, id, from, to });
+  const start = definition.start;
+  for (const s of definition.sessions) {
+    const resumes = s.busyAfterSynthetic !== undefined;
+    if (resumes || s.busy.some((w) => w.from > start)) add('session', s.id, 'idle', 'busy');
+    if (resumes || s.busy.some((w) => w.until !== undefined)) add('session', s.id, 'busy', 'idle');
+  }
+  for (const f of definition.forms) {
+    if (f.appears > start) add('form', f.record.id, 'scheduled', 'pending');
+    add('form', f.record.id, 'pending', 'answered');
+    if (f.cancelled !== undefined) add('form', f.record.id, 'pending', 'cancelled');
+  }
+  for (const sh of definition.shells) {
+    if (sh.completes && sh.completes.at <= start) continue;
+    if (sh.completes) add('shell', sh.id, 'running', 'exited');
+    // A timeout update can give any running command a deadline.
+    add('shell', sh.id, 'running', 'timeout');
+  }
+  for (const a of definition.attempts) {
+    if (a.settles) add('attempt', a.id, 'pending', a.settles.as);
+    const settlesOnTime = a.settles?.at !== undefined && a.settles.at < a.expires;
+    if (!settlesOnTime) add('attempt', a.id, 'pending', 'expired');
+  }
+  return out;
+}
+
+/** Adds the counts of several partitions into one. */
+export function mergeCounts(all: CoverageCounts[]): CoverageCounts {
+  const merged = emptyCounts();
+  for (const c of all) {
+    for (const [id, op] of c.operations) {
+      const into = merged.operations.get(id) ?? { requests: 0, statuses: new Map(), tags: new Map() };
+      merged.operations.set(id, into);
+      into.requests += op.requests;
+      for (const [s, n] of op.statuses) into.statuses.set(s, (into.statuses.get(s) ?? 0) + n);
+      for (const [t, n] of op.tags) into.tags.set(t, (into.tags.get(t) ?? 0) + n);
+    }
+    for (const [k, n] of c.transitions) merged.transitions.set(k, (merged.transitions.get(k) ?? 0) + n);
+    for (const k of c.possibleTransitions) merged.possibleTransitions.add(k);
+    for (const [k, n] of c.rules) merged.rules.set(k, (merged.rules.get(k) ?? 0) + n);
+  }
+  return merged;
+}
+
+function errorTags(operation: OperationDefinition): string[] {
+  return [...operation.responses.values()].filter((r) => r.status >= 400).flatMap((r) => r.tags);
+}
+
+export function coverageReport(counts: CoverageCounts, spec: SpecIndex): CoverageReport {
+  const operations = spec.operations.map((op) => {
+    const seen = counts.operations.get(op.operationId);
+    const declared = [...op.responses.keys()];
+    const statuses = [...new Set([...declared, ...(seen?.statuses.keys() ?? [])])].sort((a, b) => a - b);
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.path,
+      requests: seen?.requests ?? 0,
+      statuses: statuses.map((status) => ({ status, declared: op.responses.has(status), answered: seen?.statuses.get(status) ?? 0 })),
+      errors: errorTags(op).map((tag) => ({ tag, answered: seen?.tags.get(tag) ?? 0 })),
+    };
+  });
+  const transitions = [...new Set([...counts.possibleTransitions, ...counts.transitions.keys()])].sort().map((transition) => ({ transition, happened: counts.transitions.get(transition) ?? 0 }));
+  const rules = [...counts.rules].map(([rule, fired]) => ({ rule, fired }));
+  const untouched = {
+    operations: operations.filter((o) => o.requests === 0).map((o) => o.operationId),
+    declaredErrors: operations.flatMap((o) => o.errors.filter((e) => e.answered === 0).map((e) => `${o.operationId} ${e.tag}`)),
+    transitions: transitions.filter((t) => t.happened === 0).map((t) => t.transition),
+    rules: rules.filter((r) => r.fired === 0).map((r) => r.rule),
+  };
+  const ratio = (covered: number, total: number): Ratio => ({ covered, total });
+  const errorsTotal = operations.reduce((n, o) => n + o.errors.length, 0);
+  const summary = {
+    operations: ratio(operations.length - untouched.operations.length, operations.length),
+    declaredErrors: ratio(errorsTotal - untouched.declaredErrors.length, errorsTotal),
+    transitions: ratio(transitions.length - untouched.transitions.length, transitions.length),
+    rules: ratio(rules.length - untouched.rules.length, rules.length),
+  };
+  const line =
+    `operations ${summary.operations.covered}/${summary.operations.total}, declared errors ${summary.declaredErrors.covered}/${summary.declaredErrors.total}, ` +
+    `transitions ${summary.transitions.covered}/${summary.transitions.total}, rules fired ${summary.rules.covered}/${summary.rules.total}`;
+  return { summary: { ...summary, line }, operations, transitions, rules, untouched };
+}

@@ -1,0 +1,119 @@
+/**
+ * Partitions: isolated copies of the simulated world, so parallel test workers sharing one simulator never
+ * meet. Each has its own engine (world, clock with timers, log), journal, coverage, run-time rules and
+ * replay cursors; a request picks one by `X-Sim-Partition: NAME` or a `/__partition/NAME/` path prefix, and
+ * requests naming none use `default`. A partition is created from the default partition's current scenario
+ * on first use; their number is capped because each holds a world.
+ */
+import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
+import type { ResourceCatalog } from '../resources/index.js';
+import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { SpecIndex } from '../spec/openapi.js';
+import { createEngine, type Engine } from '../state/engine.js';
+import { createCoverage, type Coverage } from './coverage.js';
+import { createJournal, type Journal } from './journal.js';
+import { createRuleStore, type RuleStore } from './rule-store.js';
+
+export const DEFAULT_PARTITION = 'default';
+export const DEFAULT_MAX_PARTITIONS = 256;
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface Partition extends Engine {
+  readonly name: string;
+  readonly journal: Journal;
+  readonly coverage: Coverage;
+  readonly rules: RuleStore;
+  /** Replay: how many times each recorded request has been answered here, so a poll sequence replays in order. */
+  readonly replayCursors: Map<string, number>;
+  /** `req_000001`, counted per partition so a worker's ids do not depend on what other workers send. */
+  nextRequestId(): string;
+  /** Back to the start: world, clock, run-time rules, replay cursors (coverage keeps counting). */
+  restart(): void;
+  /** Switches scenario (or none) and restarts. */
+  switchTo(definition: ScenarioDefinition | undefined): void;
+}
+
+export interface Partitions {
+  readonly default: Partition;
+  /** The partition of that name, created on first use. */
+  get(name: string): Partition;
+  find(name: string): Partition | undefined;
+  list(): Partition[];
+  /** Removes a partition; the default one is restarted instead, as it always exists. */
+  delete(name: string): void;
+  dispose(): void;
+}
+
+export interface PartitionsOptions {
+  spec: SpecIndex;
+  resources: ResourceCatalog;
+  seed: string;
+  realTime: boolean;
+  initial: ScenarioDefinition | undefined;
+  max?: number;
+}
+
+export function createPartitions(options: PartitionsOptions): Partitions {
+  const max = options.max ?? DEFAULT_MAX_PARTITIONS;
+  const partitions = new Map<string, Partition>();
+
+  const create = (name: string, definition: ScenarioDefinition | undefined): Partition => {
+    const engine = createEngine({ resources: options.resources, definition, realTime: options.realTime, seed: options.seed });
+    const rules = createRuleStore();
+    const replayCursors = new Map<string, number>();
+    let requests = 0;
+    const extras = {
+      name,
+      journal: createJournal(engine.log),
+      coverage: createCoverage(engine.log, options.spec, () => engine.scenario),
+      rules,
+      replayCursors,
+      nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,
+      restart() {
+        rules.clear();
+        replayCursors.clear();
+        requests = 0;
+        engine.reset();
+      },
+      switchTo(next: ScenarioDefinition | undefined) {
+        rules.clear();
+        replayCursors.clear();
+        requests = 0;
+        engine.use(next);
+      },
+    };
+    // The engine keeps its getters (world, scenario): extend it rather than copy it.
+    return Object.assign(engine, extras);
+  };
+
+  const fallback = create(DEFAULT_PARTITION, options.initial);
+  partitions.set(DEFAULT_PARTITION, fallback);
+
+  return {
+    default: fallback,
+    get(name) {
+      const found = partitions.get(name);
+      if (found) return found;
+      if (!NAME.test(name)) throw new SimPartitionNameError(name);
+      if (partitions.size >= max) throw new SimPartitionLimitError(name, max);
+      const partition = create(name, fallback.scenario);
+      partitions.set(name, partition);
+      return partition;
+    },
+    find: (name) => partitions.get(name),
+    list: () => [...partitions.values()],
+    delete(name) {
+      const partition = partitions.get(name);
+      if (!partition) throw new SimPartitionNotFoundError(name, [...partitions.keys()]);
+      if (name === DEFAULT_PARTITION) {
+        partition.restart();
+        return;
+      }
+      partition.dispose();
+      partitions.delete(name);
+    },
+    dispose() {
+      for (const partition of partitions.values()) partition.dispose();
+    },
+  };
+}

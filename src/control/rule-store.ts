@@ -1,0 +1,66 @@
+/**
+ * A partition's rules beyond the scenario's own: added at run time (`POST /__sim/rules`, the handle's
+ * `rules.add`), in the scenario format's shape, answering before the scenario's rules. Also counts how often
+ * each scenario rule has answered, for `times`. Capped, so a runaway test cannot grow memory without bound.
+ */
+import { SimRuleLimitError, SimRuleNotFoundError } from '../errors.js';
+import type { RuleDefinition } from '../scenarios/definition.js';
+
+export interface RuntimeRule {
+  readonly id: string;
+  readonly definition: RuleDefinition;
+  /** The rule as it was posted, for listing it back. */
+  readonly source: unknown;
+  fired: number;
+}
+
+/** A rule as the control API lists it (both kinds, in the order they answer). */
+export interface RuleListing {
+  /** `rul_…` for a run-time rule; absent for the scenario's own. */
+  id?: string;
+  where: string;
+  operation: string;
+  fired: number;
+  times: number | null;
+  /** A run-time rule as it was added. */
+  rule?: unknown;
+}
+
+export interface RuleStore {
+  /** The id the next rule will get (rules name their place as `runtime rule <id>`). */
+  nextId(): string;
+  add(definition: RuleDefinition, source: unknown): RuntimeRule;
+  list(): RuntimeRule[];
+  remove(id: string): RuntimeRule;
+  clear(): void;
+  /** How often each scenario rule (by index) has answered. */
+  scenarioUses: number[];
+}
+
+export const DEFAULT_MAX_RULES = 1000;
+
+export function createRuleStore(max = DEFAULT_MAX_RULES): RuleStore {
+  const rules = new Map<string, RuntimeRule>();
+  let counter = 0;
+  return {
+    nextId: () => `rul_${counter + 1}`,
+    add(definition, source) {
+      if (rules.size >= max) throw new SimRuleLimitError(max);
+      const rule: RuntimeRule = { id: `rul_${++counter}`, definition, source, fired: 0 };
+      rules.set(rule.id, rule);
+      return rule;
+    },
+    list: () => [...rules.values()],
+    remove(id) {
+      const rule = rules.get(id);
+      if (!rule) throw new SimRuleNotFoundError(id, [...rules.keys()]);
+      rules.delete(id);
+      return rule;
+    },
+    clear() {
+      rules.clear();
+      counter = 0;
+    },
+    scenarioUses: [],
+  };
+}

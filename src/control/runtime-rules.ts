@@ -1,0 +1,32 @@
+/**
+ * Adding and listing a partition's rules through the control API and the handle. A posted rule is checked
+ * exactly as a scenario's rule is (operation, declared status and `_tag`, body against the spec, states of
+ * resources the scenario has); a refusal lists every problem with what is allowed.
+ */
+import { SimRuleError } from '../errors.js';
+import { ScenarioError } from '../scenarios/definition.js';
+import { readRuntimeRule } from '../scenarios/read-rule.js';
+import type { SpecIndex } from '../spec/openapi.js';
+import type { Partition } from './partitions.js';
+import type { RuleListing } from './rule-store.js';
+
+export function addRuntimeRule(partition: Partition, spec: SpecIndex, raw: unknown): RuleListing {
+  const id = partition.rules.nextId();
+  let definition;
+  try {
+    definition = readRuntimeRule(raw, spec, partition.scenario, { id, start: partition.clock.now() });
+  } catch (error) {
+    if (error instanceof ScenarioError) throw new SimRuleError(error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)));
+    throw error;
+  }
+  const rule = partition.rules.add(definition, raw);
+  partition.note('rule.added', definition.where);
+  return { id: rule.id, where: definition.where, operation: definition.operation, fired: 0, times: definition.times ?? null, rule: raw };
+}
+
+/** Run-time rules first: that is the order they answer in. */
+export function listRules(partition: Partition): RuleListing[] {
+  const runtime = partition.rules.list().map((r) => ({ id: r.id, where: r.definition.where, operation: r.definition.operation, fired: r.fired, times: r.definition.times ?? null, rule: r.source }));
+  const scripted = (partition.scenario?.rules ?? []).map((r, i) => ({ where: r.where, operation: r.operation, fired: partition.rules.scenarioUses[i] ?? 0, times: r.times ?? null }));
+  return [...runtime, ...scripted];
+}

@@ -1,0 +1,33 @@
+/**
+ * Which partition a request is addressed to: the `X-Sim-Partition` header, or a `/__partition/NAME/` path
+ * prefix for clients that can only be given a base URL (a browser `EventSource`, an app configured with one
+ * URL). The prefix is taken off the path, so everything after ingest (control routes, routing, forwarding
+ * upstream) sees the path the client meant.
+ */
+import type { Partition, Partitions } from '../control/partitions.js';
+import type { Exchange, IncomingExchange } from './io.js';
+
+export const PARTITION_HEADER = 'x-sim-partition';
+export const PARTITION_PREFIX = '/__partition/';
+
+export function selectPartition(incoming: IncomingExchange, partitions: Partitions): { partition: Partition; exchange: Exchange } {
+  let { pathname } = incoming;
+  let name: string | undefined;
+  if (pathname.startsWith(PARTITION_PREFIX)) {
+    const end = pathname.indexOf('/', PARTITION_PREFIX.length);
+    name = decodeURIComponent(pathname.slice(PARTITION_PREFIX.length, end < 0 ? undefined : end));
+    pathname = end < 0 ? '/' : pathname.slice(end);
+  } else {
+    const header = incoming.headers[PARTITION_HEADER];
+    name = Array.isArray(header) ? header[0] : header;
+  }
+  const partition = name === undefined || name === '' ? partitions.default : partitions.get(name);
+  // In real-time mode the world may have moved on since the last request: let what fell due happen first.
+  partition.clock.settle();
+  return { partition, exchange: { ...incoming, pathname, id: partition.nextRequestId(), now: partition.clock.now() } };
+}
+
+/** The id an answer carries when no partition could take the request (a bad partition name, the cap). */
+export function unaddressed(incoming: IncomingExchange): Exchange {
+  return { ...incoming, id: 'req_unaddressed', now: 0 };
+}

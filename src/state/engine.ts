@@ -1,0 +1,125 @@
+/**
+ * The engine of a partition: its world, its clock and its log, and the one way the world changes. A
+ * decision (a handler answering a request, a timeline whose time has come) yields event drafts; `commit`
+ * stamps each with its instant and cause, applies it to the world through the resource appliers, appends it
+ * to the log, and reschedules the timers of what may now change next. Nothing else writes world state.
+ */
+import type { ResourceCatalog } from '../resources/index.js';
+import type { ScenarioDefinition } from '../scenarios/definition.js';
+import { createClock, DEFAULT_START, type Clock } from './clock.js';
+import type { DomainEvent, EventCause, EventDraft } from './events.js';
+import { createEventLog, type ControlAction, type EventLog } from './log.js';
+import { createIds, createRandom, type IdFactory } from './random.js';
+import { createWorld, type World } from './world.js';
+
+export interface Engine {
+  readonly clock: Clock;
+  readonly log: EventLog;
+  /** The scenario being served, if any (without one the spec's examples answer and the world is empty). */
+  readonly scenario: ScenarioDefinition | undefined;
+  readonly world: World | undefined;
+  commit(drafts: readonly EventDraft[], cause: EventCause): DomainEvent[];
+  /** Advances the clock, firing what falls due on the way; logged as a control action. */
+  advance(ms: number): number;
+  /** Switches to a scenario (or none) and starts it afresh: new world, clock at its start, no timers. */
+  use(definition: ScenarioDefinition | undefined): void;
+  /** The current scenario from its start again. */
+  reset(): void;
+  /** Notes a control action in the log (the readers clear or count on it). */
+  note(action: ControlAction, detail?: string): void;
+  dispose(): void;
+}
+
+export interface EngineOptions {
+  resources: ResourceCatalog;
+  definition?: ScenarioDefinition;
+  realTime?: boolean;
+  /** Seeds event ids when no scenario gives a seed. */
+  seed: string;
+  logCapacity?: number;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const { resources } = options;
+  const timelines = new Map(resources.timelines.map((t) => [t.kind, t]));
+  let scenario = options.definition;
+  let world: World | undefined;
+  let eventIds: IdFactory;
+  const log = createEventLog(options.logCapacity);
+  const clock: Clock = createClock({
+    start: scenario?.start ?? DEFAULT_START,
+    realTime: options.realTime,
+    onDue: (key) => {
+      if (!world) return;
+      const split = key.indexOf(':');
+      const timeline = timelines.get(key.slice(0, split) as never);
+      const drafts = timeline?.fire(world, key.slice(split + 1), clock.now()) ?? [];
+      // A timer whose resource needs nothing still gets its next instant, so the timeline keeps going.
+      if (drafts.length) engine.commit(drafts, { timer: key });
+      else reschedule();
+    },
+  });
+
+  /** Every stateful resource's next instant of change, as a timer keyed by kind and id. */
+  const reschedule = () => {
+    if (!world) return;
+    const now = clock.now();
+    for (const timeline of resources.timelines) {
+      for (const id of timeline.ids(world)) clock.schedule(`${timeline.kind}:${id}`, timeline.next(world, id, now));
+    }
+  };
+
+  const start = () => {
+    world = scenario ? createWorld(scenario) : undefined;
+    eventIds = createIds(createRandom(`${scenario?.seed ?? options.seed}:events`));
+    clock.reset(scenario?.start ?? DEFAULT_START);
+    reschedule();
+  };
+
+  const engine: Engine = {
+    clock,
+    log,
+    get scenario() {
+      return scenario;
+    },
+    get world() {
+      return world;
+    },
+    commit(drafts, cause) {
+      if (!world || drafts.length === 0) return [];
+      const committed: DomainEvent[] = [];
+      for (const draft of drafts) {
+        const time = clock.now();
+        const event = { ...draft, kind: 'event', seq: 0, id: eventIds.ascending('evt_', time), time, cause } as DomainEvent;
+        const apply = resources.appliers[event.type] as ((w: World, e: DomainEvent) => DomainEvent['transition'] | void) | undefined;
+        const transition = apply?.(world, event);
+        if (transition) event.transition = transition;
+        committed.push(log.append<DomainEvent>(event));
+      }
+      reschedule();
+      return committed;
+    },
+    advance(ms) {
+      const now = clock.advance(ms);
+      engine.note('advance', `${ms} ms`);
+      return now;
+    },
+    use(definition) {
+      scenario = definition;
+      start();
+      engine.note('scenario', definition?.name ?? 'none');
+    },
+    reset() {
+      start();
+      engine.note('reset', scenario?.name ?? 'none');
+    },
+    note(action, detail) {
+      log.append({ kind: 'control', time: clock.now(), action, ...(detail === undefined ? {} : { detail }) });
+    },
+    dispose() {
+      clock.dispose();
+    },
+  };
+  start();
+  return engine;
+}
