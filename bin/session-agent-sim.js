@@ -1,31 +1,63 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (dist/, built by `npm ci` through the prepare script) when it is up to date with
-// src/, else the TypeScript sources through tsx: a checkout being edited never runs stale code, and a
-// fresh install starts in about two thirds of the time tsx needs.
+// Runs the compiled CLI (dist/). In a checkout being edited (src/ present) it runs the TypeScript sources
+// through tsx instead whenever dist/ is older than any source, so stale code never runs; a fresh checkout
+// (`npm ci` builds dist/ through the prepare script) starts in about two thirds of the time tsx needs.
+// An installed package has dist/ only: no src/, no tsx.
 import { readdirSync, statSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
 
+/** mtime of the newest .ts file under src/, or undefined when there is no src/ (an installed package). */
 function newestSource() {
+  let files;
+  try {
+    files = readdirSync(new URL('src/', root), { recursive: true });
+  } catch {
+    return undefined;
+  }
   let newest = 0;
-  for (const file of readdirSync(new URL('src/', root), { recursive: true })) {
-    if (String(file).endsWith('.ts')) newest = Math.max(newest, statSync(new URL(`src/${file}`, root)).mtimeMs);
+  for (const file of files) {
+    if (!String(file).endsWith('.ts')) continue;
+    try {
+      newest = Math.max(newest, statSync(new URL(`src/${file}`, root)).mtimeMs);
+    } catch {
+      // deleted while we looked
+    }
   }
   return newest;
 }
 
-function compiledIsFresh() {
+function compiledTime() {
   try {
-    return statSync(new URL('dist/cli.js', root)).mtimeMs >= newestSource();
+    return statSync(new URL('dist/cli.js', root)).mtimeMs;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-if (compiledIsFresh()) {
-  await import('../dist/cli.js');
-} else {
-  const { register } = await import('tsx/esm/api');
+async function runSources() {
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    return false; // tsx is a dev dependency: absent after `npm ci --omit=dev`
+  }
   register();
   await import('../src/cli.ts');
+  return true;
+}
+
+const compiled = compiledTime();
+const sources = newestSource();
+
+if (compiled !== undefined && (sources === undefined || compiled >= sources)) {
+  await import('../dist/cli.js');
+} else if (sources !== undefined && (await runSources())) {
+  // ran the sources
+} else if (compiled !== undefined) {
+  process.stderr.write('session-agent-sim: dist/ is older than src/ and tsx is not installed; running dist/ (npm run build updates it)\n');
+  await import('../dist/cli.js');
+} else {
+  process.stderr.write('session-agent-sim: dist/cli.js is missing: run `npm run build` (or reinstall the package)\n');
+  process.exitCode = 1;
 }

@@ -1,0 +1,216 @@
+/**
+ * The package as a consumer gets it: `npm pack`, install the tarball into an empty project, type-check and run
+ * a small consumer against what was installed, and run the installed bin.
+ *
+ * The tarball is packed from a copy of this checkout (without dist/, node_modules/ linked in), not from the
+ * checkout itself: `npm pack` runs prepack (empties dist/) and prepare (rebuilds it), which would pull dist/
+ * from under the other test files that run bin/session-agent-sim.js meanwhile; and a copy without dist/
+ * proves the tarball is built from the sources, not from whatever an older build left behind.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+const repoPackage = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
+const typesNodeVersion = (JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
+
+/** Not copied into the packing copy: built or installed things, and version control. */
+const NOT_STAGED = new Set(['node_modules', 'dist', 'coverage', '.git']);
+
+/**
+ * The environment without what `npm test` adds (npm_config_local_prefix and friends name this checkout):
+ * the npm commands below must act on the temp directories only.
+ */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|init_cwd$)/i.test(name)));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, timeout: number): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env: cleanEnv, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
+    });
+  });
+}
+
+function expectSuccess(result: Run, what: string): void {
+  expect(result.code, `${what} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
+}
+
+interface Manifest {
+  private?: boolean;
+  engines?: { node?: string };
+  main?: string;
+  types?: string;
+  bin?: Record<string, string>;
+  exports?: Record<string, unknown>;
+}
+
+/** Every file path in an exports map, whatever its nesting of conditions. */
+function targets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports && typeof exports === 'object') return Object.values(exports).flatMap(targets);
+  return [];
+}
+
+const CONSUMER = `import assert from 'node:assert/strict';
+import { startSimulator, SimulatorError } from 'session-agent-sim';
+
+const sim = await startSimulator({ scenario: 'forms-settling' });
+// The installed declarations type the handle: were it \`any\`, this directive would be unused, an error.
+// @ts-expect-error a url is a string
+void ((): number => sim.url);
+try {
+  const response = await fetch(\`\${sim.url}/api/form/request\`);
+  assert.equal(response.status, 200);
+  const body = (await response.json()) as { data?: unknown };
+  assert.ok(Array.isArray(body.data), 'the answer has a data array');
+  console.log(\`pending forms: \${body.data.length}\`);
+  const worker = sim.partition('worker-1');
+  await worker.clock.advance('10s');
+  const id = await worker.rules.add({ when: { operation: 'v2.plugin.list' }, then: { error: { _tag: 'UnauthorizedError', message: 'Authentication required' } } });
+  assert.equal((await fetch(\`\${worker.url}/api/plugin\`)).status, 401);
+  assert.equal((await fetch(\`\${sim.url}/api/plugin\`)).status, 200);
+  const refused = await worker.rules.add({ when: { operation: 'v2.nope' }, then: { status: 200 } }).catch((e: unknown) => e);
+  assert.ok(refused instanceof SimulatorError);
+  const coverage = await sim.coverage({ all: true });
+  console.log(\`rule \${id}; \${coverage.summary.line}\`);
+} finally {
+  await sim.close();
+}
+`;
+
+describe('the packed package, installed into an empty project', () => {
+  let work = '';
+  let project = '';
+  let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] };
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'sim-package-'));
+    const stage = join(work, 'stage');
+    cpSync(REPO, stage, { recursive: true, filter: (source) => !NOT_STAGED.has(source.slice(REPO.length).split('/')[0] ?? '') });
+    // The build tools from this checkout, but a cache directory of the copy's own (.cache is not linked).
+    mkdirSync(join(stage, 'node_modules'));
+    for (const entry of readdirSync(join(REPO, 'node_modules'))) {
+      if (entry.startsWith('.') && entry !== '.bin') continue;
+      symlinkSync(join(REPO, 'node_modules', entry), join(stage, 'node_modules', entry));
+    }
+    const pack = await run('npm', ['pack', '--json', '--pack-destination', work], stage, 60_000);
+    expectSuccess(pack, 'npm pack');
+    // prepare's own output precedes the JSON on stdout
+    [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as [typeof packed];
+    rmSync(stage, { recursive: true, force: true }); // unlinks the node_modules links, never follows them
+
+    project = join(work, 'project');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    // @types/node: the consumer imports node:assert, as any Node test would; same version as here, so cached
+    const install = await run(
+      'npm',
+      ['install', join(work, packed.filename), `@types/node@${typesNodeVersion}`, '--no-audit', '--no-fund', '--prefer-offline'],
+      project,
+      60_000,
+    );
+    expectSuccess(install, 'npm install of the tarball');
+  }, 130_000);
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('packs the compiled code, the spec, the scenarios, the bin and the README, and nothing else', () => {
+    const paths = packed.files.map((file) => file.path);
+    for (const path of paths) expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|README\.md$|package\.json$)/);
+    expect(paths.filter((path) => /\.test\.|^dist\/.*\/test\//.test(path))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/cli.js',
+        'bin/session-agent-sim.js',
+        'spec/session-agent.openapi.yaml',
+        'scenarios/scenario.schema.json',
+        'scenarios/forms-settling.yaml',
+        'README.md',
+      ]),
+    );
+    expect(packed.filename).toBe(`${repoPackage.name}-${repoPackage.version}.tgz`);
+  });
+
+  it('is publishable, and every file its package.json names is in it', () => {
+    const installed = join(project, 'node_modules/session-agent-sim');
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as Manifest;
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.engines?.node).toBe('>=20');
+    // TypeScript takes the first condition that matches: "types" must come before "import"
+    expect(Object.keys(manifest.exports?.['.'] ?? {})[0]).toBe('types');
+    // A wrong "types" path would go unnoticed by tsc (it falls back to the .d.ts beside the "import" file)
+    const named = [manifest.main, manifest.types, ...Object.values(manifest.bin ?? {}), ...targets(manifest.exports)];
+    expect(named.length).toBeGreaterThan(4);
+    for (const path of named) expect(existsSync(join(installed, path ?? 'missing')), path).toBe(true);
+  });
+
+  it('installs without the tests, the sources or any dev dependency', () => {
+    const installed = join(project, 'node_modules/session-agent-sim');
+    for (const folder of ['test', 'bench', 'src', 'recordings']) expect(existsSync(join(installed, folder)), folder).toBe(false);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const names = Object.keys(lock.packages).map((path) => path.replace(/^.*node_modules\//, ''));
+    for (const dev of ['tsx', 'esbuild', 'opencode-linux-x64', 'typescript', 'vitest', 'nock']) expect(names, dev).not.toContain(dev);
+    expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules/opencode-linux-x64'))).toBe(false);
+  });
+
+  it('type-checks a consumer against the installed declarations', async () => {
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022'],
+          types: ['node'],
+          // No skipLibCheck: the main entry's declarations must stand on their own (Express's and Prism's
+          // types stay behind the ./app subpath).
+          noEmitOnError: true,
+          outDir: 'out',
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project, 60_000);
+    expectSuccess(tsc, 'tsc');
+    expect(existsSync(join(project, 'out/consumer.js'))).toBe(true);
+  }, 70_000);
+
+  it('runs the same consumer as JavaScript', async () => {
+    const node = await run(process.execPath, ['out/consumer.js'], project, 30_000);
+    expectSuccess(node, 'node out/consumer.js');
+    expect(node.stdout).toMatch(/^pending forms: \d+$/m);
+    expect(node.stdout).toMatch(/^rule rul_1; operations 2\/23, /m);
+  }, 40_000);
+
+  it('runs the installed bin through npx', async () => {
+    // --no: never fetch it from the registry; --: the flags are the bin's, not npx's
+    const help = await run('npx', ['--no', '--', 'session-agent-sim', '--help'], project, 20_000);
+    expectSuccess(help, 'npx session-agent-sim --help');
+    expect(help.stdout).toContain('Usage: session-agent-sim');
+    expect(help.stdout).toContain('mock');
+    expect(help.stderr).not.toContain('tsx');
+    const version = await run('npx', ['--no', '--', 'session-agent-sim', '--version'], project, 20_000);
+    expectSuccess(version, 'npx session-agent-sim --version');
+    expect(version.stdout.trim()).toBe(repoPackage.version);
+  }, 50_000);
+});
