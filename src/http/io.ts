@@ -137,7 +137,7 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     // Let browser code read the simulator's explanations and the auth challenge.
-    'access-control-expose-headers': 'x-sim-layer, x-sim-operation, x-sim-request-id, x-sim-violations, x-sim-rule, www-authenticate',
+    'access-control-expose-headers': 'x-sim-layer, x-sim-operation, x-sim-request-id, x-sim-violations, x-sim-rule, x-sim-partition, www-authenticate',
   };
 }
 
