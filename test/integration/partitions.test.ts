@@ -137,3 +137,17 @@ describe('run-time faults', () => {
     await p.close();
   });
 });
+
+describe('real time', () => {
+  it('fires a scheduled transition as wall time passes, at its own virtual instant', async () => {
+    const live = await startSimulator({ realTime: true, scenario: { name: 'live', shells: [{ id: 'sh_203a7e5c7001OpQrStUvWxYzAb', command: 'npm test', timeout: 80 }] } });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const exited = (await live.events()).find((e) => e.kind === 'event' && e.type === 'shell.exited');
+      // 250 ms of wall time have passed, but the timeout happened at +80 ms, and the event says so.
+      expect(exited).toMatchObject({ time: Date.UTC(2026, 10, 22, 9) + 80, data: { id: 'sh_203a7e5c7001OpQrStUvWxYzAb', status: 'timeout' }, cause: { timer: 'shell:sh_203a7e5c7001OpQrStUvWxYzAb' } });
+    } finally {
+      await live.close();
+    }
+  });
+});

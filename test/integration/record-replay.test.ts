@@ -78,6 +78,20 @@ describe('record then replay', () => {
     expect(fourth.body.message).toContain('its recorded answers are used up');
   });
 
+  it('replays a poll sequence from the start in each partition, and forwards the path without the partition prefix', async () => {
+    const recording = file();
+    polls = 0;
+    const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
+    // The prefix selects a partition; the upstream is asked for the path the client meant.
+    for (let i = 0; i < 3; i++) await request(recorder).get('/__partition/rec/api/integration/attempt/con_1').expect(200);
+    const recorded = parseRecording(readFileSync(recording, 'utf8')).interactions.map((i) => i.request.path);
+    expect(recorded).toEqual(Array(3).fill('/api/integration/attempt/con_1'));
+
+    const replayer = await createApp({ replay: recording, log: () => {} });
+    const poll = async (partition: string) => (await request(replayer).get('/api/integration/attempt/con_1').set('x-sim-partition', partition)).body.data.status as string;
+    expect([await poll('a'), await poll('a'), await poll('b'), await poll('a'), await poll('b')]).toEqual(['pending', 'pending', 'pending', 'complete', 'pending']);
+  });
+
   it('never writes a secret: key, authorization, cookies, auth_token', async () => {
     const recording = file();
     const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
