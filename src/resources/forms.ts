@@ -8,7 +8,7 @@ import { resolveLocation } from '../spec/location.js';
 import { draft } from '../state/events.js';
 import type { FormState, World } from '../state/world.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
-import { answered, NO_CONTENT, type ResourceModule } from './resource.js';
+import { answered, changeState, NO_CONTENT, type ResourceModule } from './resource.js';
 
 function form(world: World, id: string): FormState | undefined {
   return world.forms.get(id);
@@ -40,14 +40,9 @@ export const forms: ResourceModule = {
   },
 
   appliers: {
-    'form.created': (world, { data }) => settle(world, data.form.id, 'pending'),
-    'form.replied': (world, { data }) => {
-      const transition = settle(world, data.id, 'answered');
-      const state = form(world, data.id);
-      if (state) state.answer = data.answer;
-      return transition;
-    },
-    'form.cancelled': (world, { data }) => settle(world, data.id, 'cancelled'),
+    'form.created': (world, { data }) => changeState('form', data.form.id, form(world, data.form.id), 'pending'),
+    'form.replied': (world, { data }) => changeState('form', data.id, form(world, data.id), 'answered', { answer: data.answer }),
+    'form.cancelled': (world, { data }) => changeState('form', data.id, form(world, data.id), 'cancelled'),
   },
 
   timeline: {
@@ -69,11 +64,3 @@ export const forms: ResourceModule = {
     },
   },
 };
-
-function settle(world: World, id: string, to: FormState['status']) {
-  const state = form(world, id);
-  if (!state) return undefined;
-  const from = state.status;
-  state.status = to;
-  return { kind: 'form' as const, id, from, to };
-}

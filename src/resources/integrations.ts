@@ -6,7 +6,7 @@
 import { InvalidRequestError } from '../errors.js';
 import { draft, type EventDraft } from '../state/events.js';
 import type { AttemptState, World } from '../state/world.js';
-import { answered, locationAnswer, NO_CONTENT, type ResourceModule } from './resource.js';
+import { answered, changeState, locationAnswer, NO_CONTENT, type ResourceModule } from './resource.js';
 
 /** What an attempt leaving pending makes happen: a completed one connects its credential, as on the real server. */
 function settle(world: World, attempt: AttemptState, status: 'complete' | 'failed' | 'expired', now: number): EventDraft[] {
@@ -88,14 +88,7 @@ export const integrations: ResourceModule = {
       const attempt = world.attempts.get(data.attemptID);
       if (attempt) attempt.polls = data.polls;
     },
-    'integration.attempt.settled': (world, { data }) => {
-      const attempt = world.attempts.get(data.attemptID);
-      if (!attempt) return undefined;
-      const from = attempt.status;
-      attempt.status = data.status;
-      attempt.message = data.message;
-      return { kind: 'attempt', id: data.attemptID, from, to: data.status };
-    },
+    'integration.attempt.settled': (world, { data }) => changeState('attempt', data.attemptID, world.attempts.get(data.attemptID), data.status, { message: data.message }),
   },
 
   timeline: {

@@ -7,7 +7,7 @@ import type { AcceptedRequest } from '../answerers/responder.js';
 import { jsonAnswer, type Answer } from '../http/io.js';
 import { resolveLocation, type ProjectContext } from '../spec/location.js';
 import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
-import type { StatefulKind } from '../state/resource-states.js';
+import type { ResourceState, StatefulKind } from '../state/resource-states.js';
 import type { World } from '../state/world.js';
 
 export interface HandlerContext {
@@ -57,3 +57,20 @@ export function answered(answer: Answer, ...events: EventDraft[]): Decision {
 }
 
 export const NO_CONTENT: Answer = { kind: 'empty', status: 204 };
+
+/**
+ * Moves a resource to a new state (with whatever else changes with it) and says so as a transition; nothing
+ * for a resource the world does not have, or a "change" to the state it is already in.
+ */
+export function changeState<K extends StatefulKind>(
+  kind: K,
+  id: string,
+  resource: { status: ResourceState<K> } | undefined,
+  to: ResourceState<K>,
+  alongside: Record<string, unknown> = {},
+): Transition | undefined {
+  if (!resource) return undefined;
+  const from = resource.status;
+  Object.assign(resource, alongside, { status: to });
+  return from === to ? undefined : { kind, id, from, to };
+}

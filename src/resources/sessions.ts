@@ -9,7 +9,7 @@ import type { MessageRecord } from '../scenarios/definition.js';
 import { draft } from '../state/events.js';
 import { busyAt, type SessionState, type World } from '../state/world.js';
 import { pageMessages, type PageQuery } from './message-page.js';
-import { answered, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
+import { answered, changeState, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
 
 type Body = Record<string, unknown>;
 
@@ -128,9 +128,7 @@ export const sessions: ResourceModule = {
       const state = world.sessions.get(data.sessionID);
       if (!state) return undefined;
       if (typeof metadata?.busyUntil === 'number') state.busyUntil = metadata.busyUntil;
-      const from = state.status;
-      state.status = data.status.type;
-      return from === state.status ? undefined : { kind: 'session', id: data.sessionID, from, to: state.status };
+      return changeState('session', data.sessionID, state, data.status.type);
     },
   },
 

@@ -6,7 +6,7 @@
 import { ShellNotFoundError } from '../errors.js';
 import { draft } from '../state/events.js';
 import type { ShellState, World } from '../state/world.js';
-import { answered, locationAnswer, type ResourceModule } from './resource.js';
+import { answered, changeState, locationAnswer, type ResourceModule } from './resource.js';
 
 function record(shell: ShellState, projectDirectory: string): Record<string, unknown> {
   const { definition, status, completed, exit } = shell;
@@ -48,13 +48,7 @@ export const shells: ResourceModule = {
       const shell = world.shells.get(data.id);
       if (shell) shell.deadline = data.timeout === 0 ? undefined : time + data.timeout;
     },
-    'shell.exited': (world, { data, time }) => {
-      const shell = world.shells.get(data.id);
-      if (!shell) return undefined;
-      const from = shell.status;
-      Object.assign(shell, { status: data.status, completed: time, exit: data.exit });
-      return { kind: 'shell', id: data.id, from, to: data.status };
-    },
+    'shell.exited': (world, { data, time }) => changeState('shell', data.id, world.shells.get(data.id), data.status, { completed: time, exit: data.exit }),
   },
 
   timeline: {
