@@ -94,8 +94,8 @@ async function unknownCommand(word: string): Promise<UsageError> {
  * error path, because finding the scenarios folder loads the scenario module and help should start at once.
  */
 async function scenarioNamed(words: string[]): Promise<string | undefined> {
-  const { availableScenarios } = await import('./scenario-names.js');
-  const available = availableScenarios();
+  const { scenarioNames } = await import('./scenario-names.js');
+  const available = scenarioNames();
   return words.find((w) => available.includes(w));
 }
 

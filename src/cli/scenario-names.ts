@@ -9,21 +9,17 @@ import { closest } from '../text/closest.js';
 import type { CommandName } from './commands.js';
 import { UsageError } from './usage-error.js';
 
-export { isScenarioPath } from '../scenarios/scenario-library.js';
-
-export function availableScenarios(): string[] {
-  return scenarioNames();
-}
+export { isScenarioPath, scenarioNames } from '../scenarios/scenario-library.js';
 
 export function shippedScenarioFiles(): string[] {
-  return availableScenarios().map((name) => join(SCENARIOS_DIR, `${name}.yaml`));
+  return scenarioNames().map((name) => join(SCENARIOS_DIR, `${name}.yaml`));
 }
 
 /** The file a name stands for, or a UsageError naming the closest scenario and the available ones. */
 export function scenarioFile(name: string, command: CommandName): string {
   const file = join(SCENARIOS_DIR, `${name}.yaml`);
   if (existsSync(file)) return file;
-  const available = availableScenarios();
+  const available = scenarioNames();
   const near = closest(name, available);
   throw new UsageError(
     `No scenario "${name}".${near ? ` Did you mean "${near}"?` : ''}\n` +

@@ -62,6 +62,12 @@ export function createPartitions(options: PartitionsOptions): Partitions {
     const rules = createRuleStore();
     const replayCursors = new Map<string, number>();
     let requests = 0;
+    // Whatever a partition counted of its own goes with a restart: rules and their uses, replay positions, request ids.
+    const forget = () => {
+      rules.reset();
+      replayCursors.clear();
+      requests = 0;
+    };
     const extras = {
       name,
       journal: createJournal(engine.log),
@@ -70,15 +76,11 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       replayCursors,
       nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,
       restart() {
-        rules.clear();
-        replayCursors.clear();
-        requests = 0;
+        forget();
         engine.reset();
       },
       switchTo(next: ScenarioDefinition | undefined) {
-        rules.clear();
-        replayCursors.clear();
-        requests = 0;
+        forget();
         engine.use(next);
       },
     };

@@ -5,11 +5,11 @@
  */
 import { parseDuration } from '../duration.js';
 import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
-import { ScenarioError } from '../scenarios/definition.js';
+import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../spec/openapi.js';
-import { hintOf } from '../spec/router.js';
+import { hintOf, safeDecode } from '../spec/router.js';
 import { snapshotWorld } from '../state/world.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import type { Partition, Partitions } from './partitions.js';
@@ -79,7 +79,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
         try {
           definition = library.load(source);
         } catch (error) {
-          if (error instanceof ScenarioError) throw new SimScenarioError(error.message.split('\n'));
+          if (error instanceof ScenarioError) throw new SimScenarioError(error.problems.map(describeProblem));
           throw error;
         }
         partition.switchTo(definition);
@@ -142,7 +142,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     for (const { pattern, parts: expected } of patterns) {
       if (expected.length !== parts.length) continue;
       const params: Record<string, string> = {};
-      if (expected.every((p, i) => (p.startsWith(':') ? ((params[p.slice(1)] = decodeURIComponent(parts[i] ?? '')), true) : p === parts[i]))) return { pattern, params };
+      if (expected.every((p, i) => (p.startsWith(':') ? ((params[p.slice(1)] = safeDecode(parts[i] ?? '')), true) : p === parts[i]))) return { pattern, params };
     }
     return undefined;
   };

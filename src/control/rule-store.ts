@@ -32,7 +32,10 @@ export interface RuleStore {
   add(definition: RuleDefinition, source: unknown): RuntimeRule;
   list(): RuntimeRule[];
   remove(id: string): RuntimeRule;
+  /** Removes every run-time rule (ids keep counting, so a later rule is never mistaken for a removed one). */
   clear(): void;
+  /** As the partition starts afresh: no run-time rules, ids from rul_1 again, scenario rules unused. */
+  reset(): void;
   /** How often each scenario rule (by index) has answered. */
   scenarioUses: number[];
 }
@@ -42,7 +45,7 @@ export const DEFAULT_MAX_RULES = 1000;
 export function createRuleStore(max = DEFAULT_MAX_RULES): RuleStore {
   const rules = new Map<string, RuntimeRule>();
   let counter = 0;
-  return {
+  const store: RuleStore = {
     nextId: () => `rul_${counter + 1}`,
     add(definition, source) {
       if (rules.size >= max) throw new SimRuleLimitError(max);
@@ -59,8 +62,13 @@ export function createRuleStore(max = DEFAULT_MAX_RULES): RuleStore {
     },
     clear() {
       rules.clear();
+    },
+    reset() {
+      rules.clear();
       counter = 0;
+      store.scenarioUses = [];
     },
     scenarioUses: [],
   };
+  return store;
 }

@@ -5,6 +5,7 @@
  * upstream) sees the path the client meant.
  */
 import type { Partition, Partitions } from '../control/partitions.js';
+import { safeDecode } from '../spec/router.js';
 import type { Exchange, IncomingExchange } from './io.js';
 
 export const PARTITION_HEADER = 'x-sim-partition';
@@ -15,7 +16,7 @@ export function selectPartition(incoming: IncomingExchange, partitions: Partitio
   let name: string | undefined;
   if (pathname.startsWith(PARTITION_PREFIX)) {
     const end = pathname.indexOf('/', PARTITION_PREFIX.length);
-    name = decodeURIComponent(pathname.slice(PARTITION_PREFIX.length, end < 0 ? undefined : end));
+    name = safeDecode(pathname.slice(PARTITION_PREFIX.length, end < 0 ? undefined : end));
     pathname = end < 0 ? '/' : pathname.slice(end);
   } else {
     const header = incoming.headers[PARTITION_HEADER];

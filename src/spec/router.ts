@@ -48,7 +48,8 @@ function matchTemplate(template: string[], actual: string[]): { params: Record<s
   return { params, literals };
 }
 
-function safeDecode(segment: string): string {
+/** A percent-decoded path segment, or the segment as sent when it does not decode (`%zz`): never a throw. */
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

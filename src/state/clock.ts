@@ -66,15 +66,30 @@ export function createClock(options: ClockOptions = {}): Clock {
   };
 
   // In real-time mode nobody advances the clock: wake up when the next timer is due so its change happens
-  // (and is announced) on time rather than at the next request.
-  const arm = () => {
-    if (!realTime) return;
+  // (and is announced) on time rather than at the next request. A commit reschedules every resource's timer
+  // at once, so re-arming waits for the end of the current task and touches the timeout only if the soonest
+  // instant moved.
+  let armQueued = false;
+  let armedAt: number | undefined;
+  const rearm = () => {
+    armQueued = false;
+    const next = soonest()?.[1];
+    if (next === armedAt && (wake !== undefined || next === undefined)) return;
     if (wake) clearTimeout(wake);
     wake = undefined;
-    const next = soonest();
-    if (!next) return;
-    wake = setTimeout(() => clock.settle(), Math.max(0, next[1] - flowing()));
+    armedAt = next;
+    if (next === undefined) return;
+    wake = setTimeout(() => {
+      wake = undefined;
+      armedAt = undefined;
+      clock.settle();
+    }, Math.max(0, next - flowing()));
     wake.unref();
+  };
+  const arm = () => {
+    if (!realTime || armQueued) return;
+    armQueued = true;
+    queueMicrotask(rearm);
   };
 
   const clock: Clock = {
@@ -110,6 +125,7 @@ export function createClock(options: ClockOptions = {}): Clock {
       due.clear();
       if (wake) clearTimeout(wake);
       wake = undefined;
+      armedAt = undefined;
     },
   };
   return clock;

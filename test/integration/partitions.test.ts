@@ -151,3 +151,22 @@ describe('real time', () => {
     }
   });
 });
+
+describe('mends found in review', () => {
+  it('answers a partition name or rule id that does not percent-decode as the client mistake it is', async () => {
+    const badName = await fetch(`${sim.url}/__partition/%zz/api/plugin`);
+    expect([badName.status, ((await badName.json()) as { _tag: string })._tag]).toEqual([400, 'SimPartitionNameError']);
+    const badRule = await fetch(`${sim.url}/__sim/rules/%zz`, { method: 'DELETE' });
+    expect([badRule.status, ((await badRule.json()) as { _tag: string })._tag]).toEqual([404, 'SimRuleNotFoundError']);
+  });
+
+  it('gives a scenario rule its `times` again after a reset', async () => {
+    const p = sim.partition('times');
+    await p.useScenario({ name: 'times', rules: [{ when: { operation: 'v2.plugin.list' }, then: { status: 200, body: { data: [{ id: 'scripted' }] } }, times: 1 }] });
+    const plugins = async () => ((await (await fetch(`${p.url}/api/plugin`)).json()) as { data: Array<{ id: string }> }).data[0]?.id;
+    expect([await plugins(), await plugins()]).toEqual(['scripted', expect.not.stringMatching(/^scripted$/)]);
+    await p.reset();
+    expect(await plugins()).toBe('scripted');
+    await p.close();
+  });
+});
