@@ -3,6 +3,7 @@
  * answer. Kept free of Express so the pipeline can be embedded anywhere and measured without it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 
 export interface Exchange {
   id: string;
@@ -105,7 +106,9 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     case 'stream':
       res.writeHead(answer.status, headers);
       res.flushHeaders();
-      answer.stream.pipe(res);
+      // pipeline, not pipe: a client that goes away must also end the source (an upstream stream, or an
+      // event subscription that would otherwise stay subscribed), and a source that fails ends the answer.
+      pipeline(answer.stream, res, () => {});
       return;
     case 'raw':
       res.writeHead(answer.status, { ...headers, 'content-length': String(answer.raw.length) });

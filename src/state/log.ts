@@ -27,7 +27,8 @@ export interface ExchangeEntry {
   violations?: string[];
 }
 
-export type ControlAction = 'advance' | 'reset' | 'scenario' | 'rule.added' | 'rule.removed';
+/** `reload`: a watched scenario file changed and the world restarted from it; `reload.failed`: the edit was refused. */
+export type ControlAction = 'advance' | 'reset' | 'scenario' | 'reload' | 'reload.failed' | 'rule.added' | 'rule.removed';
 
 export interface ControlEntry {
   kind: 'control';

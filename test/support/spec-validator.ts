@@ -98,3 +98,11 @@ export function specProblems(operationId: string, status: number, body: unknown,
   const validate = ajv.getSchema(`doc${base}/content/application~1json/schema`) ?? ajv.compile({ $ref: `doc${base}/content/application~1json/schema` });
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
 }
+
+/** Problems of one event-stream frame against the spec's `V2Event` (empty when valid). */
+export function eventProblems(event: unknown): string[] {
+  const validate = ajv.getSchema('doc#/components/schemas/V2Event');
+  if (!validate) throw new Error('the spec has no V2Event schema');
+  if (validate(event)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}

@@ -1,0 +1,107 @@
+/**
+ * One server-sent-events subscriber: frames go out as the consumer takes them, and a consumer that stops
+ * taking them is dropped once 256 frames wait for it (the real server's subscriber buffer), so a stalled
+ * browser tab cannot grow the simulator's memory. The stream ends cleanly when the subscriber is closed.
+ */
+import { Readable } from 'node:stream';
+
+/** The headers the real server sends with its event streams. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  'x-content-type-options': 'nosniff',
+  'x-accel-buffering': 'no',
+};
+
+export const SUBSCRIBER_BUFFER = 256;
+
+export interface SseChannel {
+  /** What the HTTP answer pipes to the client. */
+  readonly stream: Readable;
+  /** Sends one `data:` frame (a JSON text, one line). */
+  send(json: string): void;
+  /** Sends an SSE comment (`: heartbeat`), which clients ignore and proxies see as traffic. */
+  comment(text: string): void;
+  /** Ends the stream after what is queued. */
+  close(): void;
+  readonly closed: boolean;
+  /** Frames waiting for the consumer. */
+  readonly queued: number;
+  /** Called once, however the channel ended: closed, dropped for being slow, or the client went away. */
+  onClose(listener: () => void): void;
+}
+
+export interface SseOptions {
+  /** Frames that may wait for a slow consumer before it is dropped. */
+  maxQueued?: number;
+  /** Told when a slow consumer is dropped. */
+  onDrop?: () => void;
+}
+
+export function createSseChannel(options: SseOptions = {}): SseChannel {
+  const maxQueued = options.maxQueued ?? SUBSCRIBER_BUFFER;
+  const queue: string[] = [];
+  const listeners: Array<() => void> = [];
+  let wanted = false;
+  let closed = false;
+  let ending = false;
+
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    queue.length = 0;
+    for (const listener of listeners.splice(0)) listener();
+  };
+
+  // Frames wait in `queue` until the consumer reads; the Readable itself holds at most one frame, so the
+  // queue's length is exactly how far behind the consumer is.
+  const flush = () => {
+    while (wanted && queue.length) wanted = stream.push(queue.shift());
+    if (ending && queue.length === 0) stream.push(null);
+  };
+
+  const stream = new Readable({
+    highWaterMark: 0,
+    read() {
+      wanted = true;
+      flush();
+    },
+    destroy(error, callback) {
+      finish();
+      callback(error);
+    },
+  });
+  stream.once('end', finish);
+
+  const enqueue = (text: string) => {
+    if (closed || ending) return;
+    if (queue.length >= maxQueued) {
+      options.onDrop?.();
+      stream.destroy();
+      return;
+    }
+    queue.push(text);
+    flush();
+  };
+
+  return {
+    stream,
+    send: (json) => enqueue(`data: ${json}\n\n`),
+    comment: (text) => enqueue(`: ${text}\n\n`),
+    close() {
+      if (closed || ending) return;
+      ending = true;
+      flush();
+    },
+    get closed() {
+      return closed;
+    },
+    get queued() {
+      return queue.length;
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else listeners.push(listener);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * A partition's event stream (`GET /api/event`): a reader of the partition's log that publishes each domain
+ * event, at the virtual instant it happened, to every subscriber, whether a request or the clock caused it.
+ * Durable sequence numbers are counted here, once per partition, so every subscriber sees the same numbers
+ * and a reconnecting client sees them continue. A reset, a scenario switch or a hot reload ends the world the
+ * client knew: subscribers are told with `global.disposed` and should fetch again.
+ */
+import type { Answer } from '../http/io.js';
+import { createSseChannel, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
+import type { Engine } from '../state/engine.js';
+import type { LogEntry } from '../state/log.js';
+import { createIds, createRandom } from '../state/random.js';
+import { createSequenceCounter, publish, type Envelope } from './publication.js';
+
+/** The real server's keep-alive period. */
+export const HEARTBEAT_MS = 15_000;
+/** However far the clock jumps, a subscriber gets at most this many heartbeats for it. */
+const MAX_BEATS_PER_STEP = 100;
+
+export interface EventStreamOptions {
+  /** The project directory, which events carry as their `location`. */
+  directory: string;
+  seed: string;
+  heartbeatMs?: number;
+  maxQueued?: number;
+}
+
+export interface EventStream {
+  /** A new subscriber: the answer to `GET /api/event`. */
+  subscribe(): Answer;
+  readonly subscribers: number;
+  /** Subscribers dropped for not keeping up, since the partition was created. */
+  readonly dropped: number;
+  dispose(): void;
+}
+
+interface Subscriber {
+  channel: SseChannel;
+  /** Virtual time of the next heartbeat; the clock's moves are what make it due. */
+  nextBeat: number;
+}
+
+const WORLD_ENDS = new Set(['reset', 'scenario', 'reload']);
+
+export function createEventStream(engine: Engine, options: EventStreamOptions): EventStream {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const subscribers = new Set<Subscriber>();
+  const sequence = createSequenceCounter();
+  // Frames the stream makes itself (connected, disposed) get ids of their own, so how many clients
+  // subscribe never shifts the ids of the world's events.
+  let ids = createIds(createRandom(`${options.seed}:stream`));
+  let dropped = 0;
+  sequence.reset(engine.world);
+
+  const beat = (subscriber: Subscriber, now: number) => {
+    if (engine.clock.realTime) return; // the wall-clock keep-alive covers a clock that moves by itself
+    let beats = 0;
+    while (subscriber.nextBeat <= now && beats < MAX_BEATS_PER_STEP) {
+      subscriber.channel.comment('heartbeat');
+      subscriber.nextBeat += heartbeatMs;
+      beats++;
+    }
+    if (subscriber.nextBeat <= now) subscriber.nextBeat = now + heartbeatMs;
+  };
+
+  const broadcast = (envelope: Envelope, now: number) => {
+    const frame = JSON.stringify(envelope);
+    for (const subscriber of subscribers) {
+      beat(subscriber, now);
+      subscriber.channel.send(frame);
+    }
+  };
+
+  const read = (entry: LogEntry) => {
+    if (entry.kind === 'event') {
+      // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
+      const envelope = publish(entry, options.directory, sequence);
+      if (envelope && subscribers.size) broadcast(envelope, entry.time);
+      return;
+    }
+    if (entry.kind === 'control' && WORLD_ENDS.has(entry.action)) {
+      sequence.reset(engine.world);
+      ids = createIds(createRandom(`${options.seed}:stream`));
+      for (const subscriber of subscribers) subscriber.nextBeat = entry.time + heartbeatMs;
+      const metadata = { reason: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) };
+      broadcast({ id: ids.ascending('evt_', entry.time), type: 'global.disposed', data: {}, metadata }, entry.time);
+      return;
+    }
+    for (const subscriber of subscribers) beat(subscriber, entry.time);
+  };
+  const unsubscribe = engine.log.subscribe(read);
+
+  return {
+    subscribe() {
+      const channel = createSseChannel({
+        maxQueued: options.maxQueued ?? SUBSCRIBER_BUFFER,
+        onDrop: () => dropped++,
+      });
+      const now = engine.clock.now();
+      const subscriber: Subscriber = { channel, nextBeat: now + heartbeatMs };
+      subscribers.add(subscriber);
+      const keepAlive = setInterval(() => channel.comment('heartbeat'), heartbeatMs);
+      keepAlive.unref();
+      channel.onClose(() => {
+        clearInterval(keepAlive);
+        subscribers.delete(subscriber);
+      });
+      channel.send(JSON.stringify({ id: ids.ascending('evt_', now), type: 'server.connected', data: {} }));
+      channel.comment('heartbeat');
+      return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream };
+    },
+    get subscribers() {
+      return subscribers.size;
+    },
+    get dropped() {
+      return dropped;
+    },
+    dispose() {
+      unsubscribe();
+      for (const subscriber of subscribers) subscriber.channel.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * What the event stream says of a domain event: the v2 envelope the real server publishes, `{id, type, data,
+ * location?, durable?}`. Most domain events are published as they are (their type and data already follow
+ * `@opencode-ai/sdk`'s `V2Event` or the real-server notes); a few carry what only the world needs and are
+ * kept internal, a few are reshaped to the client's type. spec/ lists every published type with its source
+ * (`x-events` of `v2.event.subscribe`), and a test holds this table to it.
+ */
+import type { DomainEvent, EventType } from '../state/events.js';
+import type { World } from '../state/world.js';
+
+export interface Envelope {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  location?: { directory: string };
+  durable?: { aggregateID: string; seq: number; version: number };
+  metadata?: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+
+/** Domain events no client would see from the real server: the public event that follows says it all. */
+const INTERNAL = new Set<EventType>([
+  // integration.connection.updated follows it.
+  'integration.credential.connected',
+  // integration.updated follows it.
+  'credential.relabelled',
+  // A poll is a request, answered; nothing changed that a subscriber needs.
+  'integration.attempt.polled',
+  // project.directories.updated follows it.
+  'project.copy.created',
+]);
+
+/** Reshapes where the domain event's data is not the client's. */
+const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>) => { type: string; data: Json } } = {
+  // The admission of a queued compaction is announced as its start: the simulator does not run compactions.
+  'session.next.compaction.admitted': ({ data }) => ({
+    type: 'session.next.compaction.started',
+    data: { timestamp: data.timestamp, sessionID: data.sessionID, messageID: data.messageID, reason: 'manual' },
+  }),
+  // The client's RevertState lists FileDiffs (`path`, `status`); the operation's answer lists `file`.
+  'session.next.revert.staged': ({ data }) => ({
+    type: 'session.next.revert.staged',
+    data: {
+      timestamp: data.timestamp,
+      sessionID: data.sessionID,
+      revert: {
+        messageID: data.revert.messageID,
+        snapshot: data.revert.snapshot,
+        files: (data.revert.files as Array<{ file: string; patch: string; additions: number; deletions: number }>).map((f) => ({
+          path: f.file,
+          status: 'modified',
+          additions: f.additions,
+          deletions: f.deletions,
+          patch: f.patch,
+        })),
+      },
+    },
+  }),
+};
+
+/** Events of a session's durable aggregate: numbered per session (`durable.seq`), as the real server does. */
+export function sessionAggregate(type: string, data: Json): string | undefined {
+  const durable = type.startsWith('session.next.') || type === 'session.created' || type === 'session.updated' || type === 'session.deleted';
+  return durable && typeof data.sessionID === 'string' ? data.sessionID : undefined;
+}
+
+export function isPublished(type: EventType): boolean {
+  return !INTERNAL.has(type);
+}
+
+/**
+ * Durable sequence numbers per session. A scenario's history counts as already published: `session.created`
+ * was 0 and each message one event after it, so the first live event of a session with N messages is N + 1.
+ */
+export interface SequenceCounter {
+  next(sessionID: string): number;
+  reset(world: World | undefined): void;
+}
+
+export function createSequenceCounter(): SequenceCounter {
+  const last = new Map<string, number>();
+  return {
+    next(sessionID) {
+      const seq = (last.get(sessionID) ?? -1) + 1;
+      last.set(sessionID, seq);
+      return seq;
+    },
+    reset(world) {
+      last.clear();
+      for (const [id, session] of world?.sessions ?? []) last.set(id, session.messages.length);
+    },
+  };
+}
+
+/** The envelope a domain event is published as, or undefined for an internal one. */
+export function publish(event: DomainEvent, directory: string, sequence: SequenceCounter): Envelope | undefined {
+  if (!isPublished(event.type)) return undefined;
+  const reshape = RESHAPE[event.type] as ((e: DomainEvent) => { type: string; data: Json }) | undefined;
+  const { type, data } = reshape ? reshape(event) : { type: event.type, data: event.data as Json };
+  const aggregate = sessionAggregate(type, data);
+  // Key order as the real server writes it: id, type, durable, location, data.
+  return {
+    id: event.id,
+    type,
+    ...(aggregate === undefined ? {} : { durable: { aggregateID: aggregate, seq: sequence.next(aggregate), version: 1 } }),
+    location: { directory },
+    data,
+  };
+}

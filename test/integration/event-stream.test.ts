@@ -1,0 +1,205 @@
+/**
+ * The event stream over real sockets, read by the official client (`@opencode-ai/sdk`): what a scenario's
+ * story makes happen arrives in order, once, at its virtual instant, in its own partition only, each frame
+ * valid against the spec's event schemas.
+ */
+import http from 'node:http';
+import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/http/server.js';
+import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
+import type { SimApp } from '../../src/app.js';
+import { eventProblems } from '../support/spec-validator.js';
+
+type Frame = { id: string; type: string; data: Record<string, any>; durable?: { aggregateID: string; seq: number; version: number }; metadata?: Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
+const running: Array<{ close(): Promise<void> | void }> = [];
+afterEach(async () => {
+  for (const item of running.splice(0).reverse()) await item.close();
+});
+
+type Simulator = SimulatorHandle & { app: SimApp };
+
+async function start(scenario: string, keep = true): Promise<Simulator> {
+  const server = await startServer({ scenario, port: 0, log: () => {} });
+  const sim = Object.assign(connectSimulator(server.url, { close: () => server.close() }), { app: server.app });
+  if (keep) running.push(sim);
+  return sim;
+}
+
+/** Subscribes with the official client and keeps every frame it yields. */
+async function subscribe(baseUrl: string): Promise<{ frames: Frame[]; types(): string[] }> {
+  const controller = new AbortController();
+  const client = createOpencodeClient({ baseUrl });
+  const { stream } = await client.v2.event.subscribe({ signal: controller.signal, sseMaxRetryAttempts: 0 });
+  const frames: Frame[] = [];
+  void (async () => {
+    try {
+      for await (const event of stream) frames.push(event as unknown as Frame);
+    } catch {
+      // aborted at the end of the test
+    }
+  })();
+  running.push({ close: () => controller.abort() });
+  await until(() => frames.length > 0);
+  return { frames, types: () => frames.map((f) => f.type) };
+}
+
+async function until(condition: () => boolean, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+describe('GET /api/event read by the official client', () => {
+  it('delivers a forms story in order, each frame valid against the spec', async () => {
+    const sim = await start('forms-settling');
+    const sub = await subscribe(sim.url);
+    expect(sub.frames[0]).toMatchObject({ type: 'server.connected', data: {} });
+
+    expect((await call(sim.url, 'POST', `/api/session/${SES}/agent`, { agent: 'plan' })).status).toBe(204);
+    await sim.clock.advance('15s'); // the url form appears at 10 s
+    const reply = await call(sim.url, 'POST', `/api/session/${SES}/form/frm_203a7c0e2001Ab3dEf4GhIjKlM/reply`, { answer: { framework: 'react', tests: false } });
+    expect(reply.status).toBe(204);
+    await sim.clock.advance('1m'); // the reviewer form is cancelled at 1 min
+    await until(() => sub.types().includes('form.cancelled'), 'form.cancelled');
+
+    expect(sub.types()).toEqual(['server.connected', 'session.next.agent.switched', 'form.created', 'form.replied', 'form.cancelled']);
+    for (const frame of sub.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
+    const [, switched, created, replied, cancelled] = sub.frames as [Frame, Frame, Frame, Frame, Frame];
+    expect(switched.data).toMatchObject({ sessionID: SES, agent: 'plan' });
+    expect(switched.durable).toEqual({ aggregateID: SES, seq: expect.any(Number), version: 1 });
+    expect(created.data.form).toMatchObject({ id: 'frm_203a7d0000010LaterFormAbCd', mode: 'url' });
+    expect(replied.data).toEqual({ id: 'frm_203a7c0e2001Ab3dEf4GhIjKlM', sessionID: SES, answer: { framework: 'react', tests: false } });
+    expect(cancelled.data).toEqual({ id: 'frm_203a7e0000010CancelledAbCd', sessionID: 'ses_dfc5a1111111OtherSession01' });
+    // Ids ascend like the real server's, and the log says when each happened.
+    const ids = sub.frames.slice(1).map((f) => f.id);
+    expect([...ids].sort()).toEqual(ids);
+    const logged = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as { entries: Array<{ kind: string; id?: string; time: number }> };
+    const at = (id: string) => logged.entries.find((e) => e.id === id)?.time;
+    // The switch happened at the scenario's start, before the clock moved.
+    const origin = at(switched.id) ?? Number.NaN;
+    expect(at(created.id)).toBe(origin + 10_000);
+    expect(at(cancelled.id)).toBe(origin + 60_000);
+  });
+
+  it('emits a shell timeout once, at its deadline, in its own partition only', async () => {
+    const sim = await start('shell-timeout');
+    const mine = await subscribe(`${sim.url}/__partition/w2`);
+    const other = await subscribe(sim.url);
+    const w2 = sim.partition('w2');
+    const before = (await w2.state()) as { now: number; shells: Array<{ id: string; deadline: number | null }> };
+    const timed = before.shells.find((s) => s.deadline !== null);
+    expect(timed).toBeDefined();
+
+    await w2.clock.advance('2m');
+    await w2.clock.advance('2m');
+    await until(() => mine.frames.filter((f) => f.type === 'shell.exited').length === 2, 'both shells to end');
+    const timeouts = mine.frames.filter((f) => f.type === 'shell.exited' && f.data.status === 'timeout');
+    expect(timeouts).toHaveLength(1);
+    expect(timeouts[0]?.data).toEqual({ id: timed?.id, status: 'timeout' });
+    const events = (await (await call(sim.url, 'GET', '/__sim/events', undefined, { 'x-sim-partition': 'w2' })).json()) as { entries: Array<{ id?: string; time: number }> };
+    expect(events.entries.find((e) => e.id === timeouts[0]?.id)?.time).toBe(timed?.deadline);
+    // The default partition's subscriber saw its own connection and nothing of w2's.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(other.types()).toEqual(['server.connected']);
+  });
+
+  it('announces an OAuth attempt polled to completion once', async () => {
+    const sim = await start('oauth-pending-then-complete');
+    const sub = await subscribe(sim.url);
+    for (let i = 0; i < 4; i++) {
+      const res = await call(sim.url, 'GET', '/api/integration/attempt/con_203a64b00001CrBDw85dYNzrGb');
+      expect(((await res.json()) as { data: { status: string } }).data.status).toBe(i < 2 ? 'pending' : 'complete');
+    }
+    await until(() => sub.types().includes('integration.updated'), 'integration.updated');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sub.types()).toEqual(['server.connected', 'integration.attempt.settled', 'integration.connection.updated', 'integration.updated']);
+    expect(sub.frames[1]?.data).toEqual({ attemptID: 'con_203a64b00001CrBDw85dYNzrGb', integrationID: 'openai', status: 'complete' });
+    expect(sub.frames[2]?.data).toEqual({ integrationID: 'openai' });
+    for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
+  });
+
+  it('numbers a session aggregate per session, continuing its history, and says when the world is reset', async () => {
+    const sim = await start('forms-settling');
+    const sub = await subscribe(sim.url);
+    await call(sim.url, 'POST', `/api/session/${SES}/agent`, { agent: 'plan' });
+    await call(sim.url, 'POST', `/api/session/${SES}/model`, { model: { id: 'gpt-5', providerID: 'openai' } });
+    await call(sim.url, 'POST', '/api/session/ses_dfc5a1111111OtherSession01/agent', { agent: 'build' });
+    await sim.reset();
+    await call(sim.url, 'POST', `/api/session/${SES}/agent`, { agent: 'plan' });
+    await until(() => sub.frames.length === 6, 'six frames');
+    const seqs = sub.frames.map((f) => (f.durable ? `${f.durable.aggregateID.slice(-4)}:${f.durable.seq}` : f.type));
+    // forms-settling's sessions have no messages: session.created was 0, so the first live event is 1.
+    const mine = SES.slice(-4);
+    expect(seqs).toEqual(['server.connected', `${mine}:1`, `${mine}:2`, 'on01:1', 'global.disposed', `${mine}:1`]);
+    expect(sub.frames[4]?.metadata).toEqual({ reason: 'reset', detail: 'forms-settling' });
+    for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
+  });
+});
+
+describe('GET /api/event on the wire', () => {
+  /** Reads raw bytes of the stream; the socket can be paused to play a slow consumer. */
+  function open(url: string): Promise<{ res: http.IncomingMessage; text(): string; close(): void }> {
+    return new Promise((resolve, reject) => {
+      const req = http.get(`${url}/api/event`, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', () => {});
+        const handle = { res, text: () => text, close: () => req.destroy() };
+        running.push(handle);
+        resolve(handle);
+      });
+      req.on('error', reject);
+    });
+  }
+
+  it('answers with the real server headers, then a heartbeat every 15 s of virtual time', async () => {
+    const sim = await start('default');
+    const stream = await open(sim.url);
+    expect(stream.res.statusCode).toBe(200);
+    expect(stream.res.headers).toMatchObject({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no' });
+    await until(() => stream.text().includes(': heartbeat'), 'the first heartbeat');
+    await sim.clock.advance('44s');
+    await until(() => stream.text().split(': heartbeat').length - 1 === 3, 'two more heartbeats');
+    await sim.clock.advance('1s');
+    await until(() => stream.text().split(': heartbeat').length - 1 === 4, 'the 45 s heartbeat');
+    expect(stream.text()).toMatch(/^data: \{"id":"evt_[0-9a-f]{12}[0-9A-Za-z]{14}","type":"server.connected","data":\{\}\}\n\n: heartbeat\n\n/);
+  });
+
+  it('drops a subscriber that stops reading, and keeps serving the others', async () => {
+    const sim = await start('default');
+    const partition = sim.app.sim.partitions.default;
+    const slow = await open(sim.url);
+    slow.res.pause();
+    const brisk = await subscribe(sim.url);
+    expect(partition.events.subscribers).toBe(2);
+    // Enough events to fill the socket buffers on both ends and then the 256 frames the simulator will hold.
+    const padding = 'x'.repeat(2000);
+    for (let i = 0; i < 3000 && partition.events.dropped === 0; i++) {
+      partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], { request: 'test' });
+      if (i % 100 === 0) await new Promise((r) => setImmediate(r));
+    }
+    expect(partition.events.dropped).toBe(1);
+    expect(partition.events.subscribers).toBe(1);
+    await until(() => brisk.frames.length > 100, 'the brisk subscriber to keep receiving');
+  });
+
+  it('closes open subscriptions when the simulator closes', async () => {
+    const sim = await start('default', false);
+    const stream = await open(sim.url);
+    const ended = new Promise((resolve) => stream.res.once('close', resolve));
+    const started = Date.now();
+    await sim.close();
+    await ended;
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
