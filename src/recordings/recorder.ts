@@ -11,6 +11,9 @@ import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
 import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
 import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
 
+/** How much of one streamed answer a recording keeps. */
+export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
+
 export interface Recorder {
   /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
   capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
@@ -76,19 +79,34 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
         });
         return answer;
       }
-      // A stream is recorded chunk by chunk with its timing, and written when it ends.
+      // A stream is recorded chunk by chunk with its timing, and written when it ends: when the upstream ends
+      // it, or (an event stream never ends by itself) when the client goes away.
       const tee = new PassThrough();
       const chunks: Array<{ at: number; data: string }> = [];
       const t0 = wallClock();
-      answer.stream.on('data', (chunk: Buffer) => chunks.push({ at: wallClock() - t0, data: chunk.toString('utf8') }));
-      const finish = () =>
+      let size = 0;
+      answer.stream.on('data', (chunk: Buffer) => {
+        // A stream left open for hours must not hold the simulator's memory: past the cap it passes unrecorded.
+        size += chunk.length;
+        if (size <= MAX_RECORDED_STREAM_BYTES) chunks.push({ at: wallClock() - t0, data: chunk.toString('utf8') });
+      });
+      let written = false;
+      const finish = () => {
+        if (written) return;
+        written = true;
         write({
           seq: ++seq,
           ...base,
           response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks },
           timing: { started, durationMs: wallClock() - startedAt },
         });
+      };
       answer.stream.once('end', finish);
+      tee.once('close', () => {
+        finish();
+        // Nobody is reading any more: let go of the upstream connection too.
+        (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      });
       answer.stream.pipe(tee);
       return { ...answer, stream: tee };
     },
