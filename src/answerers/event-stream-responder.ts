@@ -1,7 +1,8 @@
 /**
  * The mock's answer to `GET /api/event`: a subscription to the partition's event stream. Rules are asked
- * first (a test can script the stream's 401 or a dropped connection); a `Prefer` control skips this layer
- * so the spec-driven fallback can answer a declared error.
+ * first (a test can script the stream's 401 or a dropped connection). A `Prefer` control for another status
+ * leaves the answer to the spec-driven fallback; asking for 200 (or a generated body) still subscribes, since
+ * the stream is the only 200 this operation has.
  */
 import type { Responder } from './responder.js';
 
@@ -9,7 +10,11 @@ export const EVENT_STREAM_OPERATION = 'v2.event.subscribe';
 
 export const eventStreamResponder: Responder = {
   name: 'scenario',
+  honorsPreferences: true,
   respond(request) {
-    return Promise.resolve(request.operation.operationId === EVENT_STREAM_OPERATION ? request.partition.events.subscribe() : undefined);
+    const { operation, preferences, partition } = request;
+    if (operation.operationId !== EVENT_STREAM_OPERATION) return Promise.resolve(undefined);
+    if (preferences.code !== undefined && preferences.code !== 200) return Promise.resolve(undefined);
+    return Promise.resolve(partition.events.subscribe());
   },
 };

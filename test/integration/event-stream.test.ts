@@ -127,6 +127,24 @@ describe('GET /api/event read by the official client', () => {
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
   });
 
+  it('announces a PTY created, and its command ending a second later; an interactive shell keeps running', async () => {
+    const sim = await start('default');
+    const sub = await subscribe(sim.url);
+    const made = await call(sim.url, 'POST', '/api/pty', { command: 'npm', args: ['test'] });
+    const shell = await call(sim.url, 'POST', '/api/pty', { command: '/bin/zsh' });
+    const id = ((await made.json()) as { data: { id: string } }).data.id;
+    expect(shell.status).toBe(200);
+    await sim.clock.advance('999ms');
+    await until(() => sub.frames.length === 3, 'two pty.created');
+    expect(sub.types()).toEqual(['server.connected', 'pty.created', 'pty.created']);
+    await sim.clock.advance('1m');
+    await until(() => sub.frames.length === 4, 'pty.exited');
+    expect(sub.frames[3]).toMatchObject({ type: 'pty.exited', data: { id, exitCode: 0 } });
+    for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
+    const state = (await sim.state()) as { ptys: Array<{ id: string; state: string }> };
+    expect(state.ptys.filter((p) => p.state === 'exited').map((p) => p.id)).toEqual([id]);
+  });
+
   it('numbers a session aggregate per session, continuing its history, and says when the world is reset', async () => {
     const sim = await start('forms-settling');
     const sub = await subscribe(sim.url);
@@ -154,7 +172,13 @@ describe('GET /api/event on the wire', () => {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('error', () => {});
-        const handle = { res, text: () => text, close: () => req.destroy() };
+        const handle = {
+          res,
+          text: () => text,
+          close: () => {
+            req.destroy();
+          },
+        };
         running.push(handle);
         resolve(handle);
       });
@@ -191,6 +215,17 @@ describe('GET /api/event on the wire', () => {
     expect(partition.events.dropped).toBe(1);
     expect(partition.events.subscribers).toBe(1);
     await until(() => brisk.frames.length > 100, 'the brisk subscriber to keep receiving');
+  });
+
+  it('answers a Prefer control for a declared error from the spec, and still subscribes for Prefer: code=200', async () => {
+    const sim = await start('default');
+    const refused = await call(sim.url, 'GET', '/api/event', undefined, { prefer: 'code=401' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ _tag: 'UnauthorizedError', message: 'Authentication required' });
+    const controller = new AbortController();
+    const streamed = await fetch(`${sim.url}/api/event`, { headers: { prefer: 'code=200' }, signal: controller.signal });
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream');
+    controller.abort();
   });
 
   it('closes open subscriptions when the simulator closes', async () => {

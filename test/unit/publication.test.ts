@@ -1,0 +1,78 @@
+/**
+ * The publication table held to the spec: every domain event is either internal or published as a type the
+ * spec's `V2Event` lists, and every listed type names its source.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSequenceCounter, isPublished, publish } from '../../src/stream/publication.js';
+import type { DomainEvent, EventCatalog, EventType } from '../../src/state/events.js';
+import { spec } from '../support/spec-validator.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const schemas = spec.components.schemas as Json;
+const mapping = schemas.V2Event.discriminator.mapping as Record<string, string>;
+
+// Every key of the catalog, spelled out so that a new domain event fails here until it is placed.
+const CATALOG: Record<EventType, true> = {
+  'session.status': true,
+  'session.next.agent.switched': true,
+  'session.next.model.switched': true,
+  'session.next.synthetic': true,
+  'session.next.compaction.admitted': true,
+  'session.next.revert.staged': true,
+  'permission.v2.asked': true,
+  'question.v2.replied': true,
+  'session.instructions.entry.removed': true,
+  'form.created': true,
+  'form.replied': true,
+  'form.cancelled': true,
+  'shell.exited': true,
+  'shell.timeout.updated': true,
+  'pty.created': true,
+  'pty.exited': true,
+  'integration.credential.connected': true,
+  'integration.connection.updated': true,
+  'integration.updated': true,
+  'credential.relabelled': true,
+  'integration.attempt.polled': true,
+  'integration.attempt.settled': true,
+  'project.copy.created': true,
+  'project.directories.updated': true,
+} as Record<EventType, true>;
+
+function event<T extends EventType>(type: T, data: EventCatalog[T]): DomainEvent {
+  return { kind: 'event', seq: 1, id: 'evt_000000000001AAAAAAAAAAAAAA', time: 0, cause: { request: 'req_000001' }, type, data } as DomainEvent;
+}
+
+describe('publication', () => {
+  it('publishes every domain event the spec lists, under the type it lists', () => {
+    const renamed: Partial<Record<EventType, string>> = { 'session.next.compaction.admitted': 'session.next.compaction.started' };
+    for (const type of Object.keys(CATALOG) as EventType[]) {
+      if (!isPublished(type)) continue;
+      expect(mapping, type).toHaveProperty([renamed[type] ?? type]);
+    }
+  });
+
+  it('names the source of every event type in the spec', () => {
+    for (const [type, ref] of Object.entries(mapping)) {
+      const schema = schemas[ref.split('/').pop() as string] as Json;
+      expect(schema['x-event-source'], type).toMatch(/^(@opencode-ai\/sdk 1\.19\.3 V2Event|real-server notes|simulator decision)/);
+      expect(schema.allOf[1].properties.type.const).toBe(type);
+    }
+  });
+
+  it('keeps internal bookkeeping off the stream', () => {
+    expect(publish(event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }), '/p', createSequenceCounter())).toBeUndefined();
+    expect(publish(event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }), '/p', createSequenceCounter())).toBeUndefined();
+  });
+
+  it('numbers session aggregates per session and leaves other events without durable', () => {
+    const sequence = createSequenceCounter();
+    const switched = (sessionID: string) => event('session.next.agent.switched', { timestamp: 0, sessionID, messageID: 'msg_1', agent: 'plan' });
+    expect(publish(switched('ses_a'), '/p', sequence)?.durable).toEqual({ aggregateID: 'ses_a', seq: 0, version: 1 });
+    expect(publish(switched('ses_a'), '/p', sequence)?.durable?.seq).toBe(1);
+    expect(publish(switched('ses_b'), '/p', sequence)?.durable?.seq).toBe(0);
+    const status = publish(event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }), '/p', sequence);
+    expect(status).toEqual({ id: 'evt_000000000001AAAAAAAAAAAAAA', type: 'session.status', location: { directory: '/p' }, data: { sessionID: 'ses_a', status: { type: 'busy' } } });
+  });
+});
