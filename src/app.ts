@@ -14,14 +14,17 @@ import { createModePassThrough } from './answerers/modes.js';
 import { passThroughResponder, type PassThrough } from './answerers/pass-through.js';
 import { readPreferences } from './answerers/preferences.js';
 import { fallbackResponder, type AcceptedRequest, type Responder } from './answerers/responder.js';
+import { eventStreamResponder } from './answerers/event-stream-responder.js';
 import { ruleResponder } from './answerers/rule-responder.js';
 import { scenarioResponder } from './answerers/scenario-responder.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import { isAuthorized, refuse } from './http/auth.js';
 import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
+import { mergeRedaction } from './recordings/redact.js';
 import { RESOURCES } from './resources/index.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
 import { checkAnswer } from './spec/answer-check.js';
@@ -53,14 +56,14 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const passThrough = createModePassThrough(config, spec);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
-  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions });
+  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, directory: project.directory });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));
   } else {
     // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    responders.push(ruleResponder(project), scenarioResponder(RESOURCES, project), fallbackResponder(fallback, project));
+    responders.push(ruleResponder(project), eventStreamResponder, scenarioResponder(RESOURCES, project), fallbackResponder(fallback, project));
   }
   const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library };
   const app = express() as SimApp;
@@ -90,6 +93,7 @@ function specAt(path: string): Promise<SpecIndex> {
 
 export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const control = createControl(deps);
+  const redaction = mergeRedaction(deps.config.redact);
 
   return async function handle(req, res) {
     let incoming: IncomingExchange;
@@ -114,6 +118,11 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         // 2. Control plane.
         answer = control(exchange, partition);
         layer = 'control';
+      } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth)) {
+        // Auth (when on): after the control plane, which stays open (loopback by default, and how a test drives
+        // the simulator), and before routing, so unknown paths are 401 too, as on the real server.
+        ({ answer, operation } = refuse(deps.spec, exchange));
+        layer = 'auth';
       } else {
         // 3. Route. A proxy passes on what the spec does not know, and says so.
         const routed = route(deps.spec, exchange, deps.passThrough !== undefined);
@@ -162,6 +171,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (operation) headers['x-sim-operation'] = operation.operationId;
     if (answer.rule !== undefined) headers['x-sim-rule'] = answer.rule;
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
+    // Kept for the inspector as the client got it: the simulator's own headers included, secrets masked.
+    if (partition && layer !== 'control' && layer !== 'cors') partition.exchanges.record(exchange, answer, headers, redaction);
     if (!res.headersSent) writeAnswer(res, answer, headers);
   };
 }

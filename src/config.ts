@@ -3,6 +3,7 @@
  * naming the setting; nothing runs half-configured.
  */
 import { fileURLToPath } from 'node:url';
+import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './http/auth.js';
 
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/session-agent.openapi.yaml', import.meta.url));
 
@@ -44,12 +45,23 @@ export interface SimOptions {
   maxPartitions?: number;
   /** Largest request body accepted, in bytes. */
   bodyLimit?: number;
+  /**
+   * Require HTTP Basic credentials on the API, as the real server does with a password: `user:password`, or a
+   * password alone for user `opencode`. The control plane (`/__sim`) stays open. Off by default.
+   */
+  auth?: AuthOption;
+  /** Mock mode: reload the scenario file when it changes (a broken edit keeps the last good world). */
+  watch?: boolean;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
 }
 
 type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage';
-export type SimConfig = Required<Omit<SimOptions, Optional>> & Partial<Pick<SimOptions, Optional>>;
+export type SimConfig = Required<Omit<SimOptions, Optional | 'auth'>> &
+  Partial<Pick<SimOptions, Optional>> & {
+    /** Read from the option: what a request must present, when auth is on. */
+    auth?: Credentials;
+  };
 
 export const DEFAULTS = {
   port: 4010,
@@ -65,16 +77,23 @@ export const DEFAULTS = {
   redact: {},
   ignore: [] as string[],
   replayExhausted: 'last' as 'last' | 'error',
+  watch: false,
 } as const;
 
 export class ConfigError extends Error {}
 
 export function resolveConfig(options: SimOptions = {}): SimConfig {
+  const { auth, ...rest } = options;
   const config: SimConfig = {
     ...DEFAULTS,
     log: (line) => process.stderr.write(`${line}\n`),
-    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
   };
+  if (auth !== undefined) {
+    const credentials = readCredentials(auth);
+    if ('problem' in credentials) throw new ConfigError(`auth ${credentials.problem}: give ${AUTH_FORMS}`);
+    config.auth = credentials;
+  }
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
   }

@@ -7,6 +7,11 @@ import { connectSimulator, type SimulatorHandle } from './client/simulator-handl
 import type { SimOptions } from './config.js';
 import { startServer } from './http/server.js';
 
+/**
+ * Everything `SimOptions` takes. Of note for tests: `auth: 'user:password'` makes the API ask for credentials
+ * as the real server does (the handle drives the control plane, which stays open, so it needs none);
+ * `watch: true` with `scenario` a file reloads that file when it changes.
+ */
 export type StartOptions = SimOptions;
 
 export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {

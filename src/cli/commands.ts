@@ -64,6 +64,19 @@ export const OPTIONS = {
     value: 'FILE',
     help: 'on shutdown, write what the run exercised (operations, declared errors, state transitions, rules) to FILE as JSON',
   },
+  auth: {
+    type: 'string',
+    value: 'USER:PASS',
+    help:
+      'require HTTP Basic credentials on the API, as the real server with a password does: USER:PASS, or PASS alone for user opencode; ' +
+      'sent as "Authorization: Basic base64(USER:PASS)" or ?auth_token=base64(USER:PASS), else 401 UnauthorizedError; ' +
+      'the control plane /__sim stays open, so keep it on loopback',
+    shownDefault: 'off',
+  },
+  watch: {
+    type: 'boolean',
+    help: 'reload the scenario file when it changes: every partition serving it restarts from the new version; a broken edit is logged with file:line:col and the last good version keeps serving',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
@@ -91,7 +104,19 @@ export interface CommandSpec {
   readonly examples: ReadonlyArray<readonly [string, string]>;
 }
 
-const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }];
+const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }, { name: 'auth' }];
+/** Where requests go on to a real server, what happens to the credentials there matters too. */
+const FORWARDING_LISTEN: readonly CommandOption[] = [
+  { name: 'port' },
+  { name: 'host' },
+  {
+    name: 'auth',
+    help:
+      'require HTTP Basic credentials (USER:PASS, or PASS alone for user opencode) before anything is forwarded, as the real server ' +
+      'with a password does; the request goes on as sent, Authorization header and auth_token included (the upstream may check its own), ' +
+      'and recordings redact both. The control plane /__sim stays open, so keep it on loopback',
+  },
+];
 const REDACT: readonly CommandOption[] = [{ name: 'redact-header' }, { name: 'redact-query' }, { name: 'redact-pointer' }];
 const REAL_SERVER = 'http://127.0.0.1:4096';
 
@@ -111,11 +136,14 @@ export const COMMANDS = {
       { name: 'dynamic' },
       { name: 'project-dir' },
       { name: 'real-time' },
+      { name: 'watch' },
       { name: 'coverage' },
     ],
     arguments: { min: 0, max: 0 },
     examples: [
       ['the default scenario on http://127.0.0.1:4010', 'session-agent-sim mock'],
+      ['your own scenario, reloaded as you edit it', 'session-agent-sim mock --scenario ./my-scenario.yaml --watch'],
+      ['ask for credentials as the real server with OPENCODE_SERVER_PASSWORD=secret does (user opencode)', 'session-agent-sim mock --auth secret'],
       ['forms appear as time passes, the clock following wall time', 'session-agent-sim mock --scenario forms-settling --real-time'],
       ['generated bodies for every operation, on a free port', 'session-agent-sim mock --scenario none --dynamic --seed demo --port 0'],
     ],
@@ -127,7 +155,7 @@ export const COMMANDS = {
       'Forwards every request to --upstream and its answer back byte for byte; what departs from the spec is',
       'counted in the x-sim-violations header and listed in GET /__sim/journal.',
     ],
-    options: [{ name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' }, { name: 'upstream-timeout' }, ...LISTEN, { name: 'coverage' }],
+    options: [{ name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' }, { name: 'upstream-timeout' }, ...FORWARDING_LISTEN, { name: 'coverage' }],
     arguments: { min: 0, max: 0 },
     examples: [
       ['listen on 127.0.0.1:4010, forward to the real server', `session-agent-sim proxy --upstream ${REAL_SERVER}`],
@@ -146,7 +174,7 @@ export const COMMANDS = {
       { name: 'recording', required: true, help: 'the recording to write (YAML), e.g. recordings/flow.yaml' },
       { name: 'upstream-timeout' },
       ...REDACT,
-      ...LISTEN,
+      ...FORWARDING_LISTEN,
       { name: 'coverage' },
     ],
     arguments: { min: 0, max: 0 },
@@ -170,7 +198,7 @@ export const COMMANDS = {
       { name: 'ignore' },
       { name: 'exhausted' },
       ...REDACT,
-      ...LISTEN,
+      ...FORWARDING_LISTEN,
       { name: 'coverage' },
     ],
     arguments: { min: 0, max: 0 },

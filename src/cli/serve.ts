@@ -5,6 +5,7 @@
 import { ConfigError, type SimOptions } from '../config.js';
 import { SimScenarioNotFoundError } from '../errors.js';
 import { ScenarioError } from '../scenarios/definition.js';
+import { readCredentials } from '../http/auth.js';
 import { startServer } from '../http/server.js';
 import { redaction, type Values } from './parse.js';
 import { isScenarioPath, scenarioFile } from './scenario-names.js';
@@ -15,6 +16,10 @@ export type ServeCommand = 'mock' | 'proxy' | 'record' | 'replay';
 export function simOptions(command: ServeCommand, values: Values): SimOptions {
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
+  }
+  if (values.auth !== undefined) {
+    const credentials = readCredentials(values.auth);
+    if ('problem' in credentials) throw new UsageError(`--auth ${credentials.problem}: give USER:PASS, or PASS alone for user opencode (--auth alice:secret, --auth secret).`, command);
   }
   // A misspelt name is caught here, with a suggestion; the server would only list what is available.
   if (values.scenario !== undefined && values.scenario !== 'none' && !isScenarioPath(values.scenario)) scenarioFile(values.scenario, command);
@@ -35,6 +40,8 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     replayExhausted: values.exhausted as 'last' | 'error' | undefined,
     upstreamTimeout: values['upstream-timeout'] === undefined ? undefined : Number(values['upstream-timeout']),
     coverage: values.coverage,
+    auth: values.auth,
+    watch: command === 'mock' ? values.watch : undefined,
   };
 }
 
@@ -45,12 +52,14 @@ export async function serve(command: ServeCommand, options: SimOptions): Promise
     const { config, spec } = sim.app.sim;
     const serving = sim.app.sim.partitions.default.scenario;
     const source = serving ? `scenario ${serving.name}, ` : '';
+    // Who may come in, never with what password: this line lands in terminals and CI logs.
+    const auth = config.auth ? `; HTTP Basic auth required (user ${config.auth.user})` : '';
     process.stdout.write(
       command !== 'mock'
         ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream].filter(Boolean).join(', then ')}` +
-            `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations\n`
+            `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations${auth}\n`
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
-            `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")\n`,
+            `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")${auth}\n`,
     );
     const stop = () => {
       void sim.close().then(() => process.exit(0));

@@ -5,12 +5,27 @@
  * resetting the scenario starts it afresh.
  */
 import { describeEvent } from '../state/events.js';
-import type { EventLog, ExchangeEntry, LogEntry } from '../state/log.js';
+import type { ControlEntry, EventLog, ExchangeEntry, LogEntry } from '../state/log.js';
 
-export type JournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
+export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
   /** What the request changed in the world, one line per domain event it caused. */
   changes?: string[];
+  /** Only control entries have these: `entry.action` tells the two apart. */
+  action?: undefined;
+  detail?: undefined;
 };
+
+/**
+ * A control action that explains the exchanges after it: a watched scenario file reloaded (`detail`: which),
+ * or an edit refused (`detail`: its problems, `file:line:col: message`, one a line). It has none of an
+ * exchange's fields, declared as absent so code reading `entry.status` or `entry.operationId` still compiles.
+ */
+export type ControlJournalEntry = Omit<ControlEntry, 'seq'> & { [K in Exclude<keyof ExchangeJournalEntry, keyof ControlEntry>]?: undefined };
+
+export type JournalEntry = ExchangeJournalEntry | ControlJournalEntry;
+
+/** The control actions the journal shows; the others (advance, rules) are in `GET /__sim/events`. */
+const SHOWN: ReadonlySet<ControlEntry['action']> = new Set(['reload', 'reload.failed']);
 
 export interface Journal {
   entries(): JournalEntry[];
@@ -44,6 +59,8 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       record(caused ? { ...exchange, changes: caused } : exchange);
     } else if (entry.action === 'reset' || entry.action === 'scenario') {
       clear();
+    } else if (SHOWN.has(entry.action)) {
+      record({ kind: 'control', time: entry.time, action: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) });
     }
   });
   return {

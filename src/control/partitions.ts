@@ -10,7 +10,9 @@ import type { ResourceCatalog } from '../resources/index.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { createEngine, type Engine } from '../state/engine.js';
+import { createEventStream, type EventStream } from '../stream/event-stream.js';
 import { createCoverage, type Coverage } from './coverage.js';
+import { createExchangeDetails, type ExchangeDetails } from './exchange-details.js';
 import { createJournal, type Journal } from './journal.js';
 import { createRuleStore, type RuleStore } from './rule-store.js';
 
@@ -23,6 +25,10 @@ export interface Partition extends Engine {
   readonly journal: Journal;
   readonly coverage: Coverage;
   readonly rules: RuleStore;
+  /** The recent exchanges in full (secrets masked), for the inspector's detail view. */
+  readonly exchanges: ExchangeDetails;
+  /** The API's event stream (`GET /api/event`) as this partition publishes it. */
+  readonly events: EventStream;
   /** Replay: how many times each recorded request has been answered here, so a poll sequence replays in order. */
   readonly replayCursors: Map<string, number>;
   /** `req_000001`, counted per partition so a worker's ids do not depend on what other workers send. */
@@ -51,6 +57,8 @@ export interface PartitionsOptions {
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
   max?: number;
+  /** The simulated project's directory: the `location` events are published with. */
+  directory: string;
 }
 
 export function createPartitions(options: PartitionsOptions): Partitions {
@@ -61,18 +69,25 @@ export function createPartitions(options: PartitionsOptions): Partitions {
     const engine = createEngine({ resources: options.resources, definition, realTime: options.realTime, seed: options.seed });
     const rules = createRuleStore();
     const replayCursors = new Map<string, number>();
+    const exchanges = createExchangeDetails();
     let requests = 0;
     // Whatever a partition counted of its own goes with a restart: rules and their uses, replay positions, request ids.
     const forget = () => {
       rules.reset();
       replayCursors.clear();
+      // Request ids start again at req_000001: details kept under the old ones would answer for the new.
+      exchanges.clear();
       requests = 0;
     };
+    const events = createEventStream(engine, { directory: options.directory, seed: options.seed });
+    const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,
+      events,
       journal: createJournal(engine.log),
       coverage: createCoverage(engine.log, options.spec, () => engine.scenario),
       rules,
+      exchanges,
       replayCursors,
       nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,
       restart() {
@@ -82,6 +97,10 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       switchTo(next: ScenarioDefinition | undefined) {
         forget();
         engine.use(next);
+      },
+      dispose() {
+        events.dispose();
+        disposeEngine();
       },
     };
     // The engine keeps its getters (world, scenario): extend it rather than copy it.

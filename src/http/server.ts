@@ -3,9 +3,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type SimApp } from '../app.js';
+import { createApp, type PipelineDeps, type SimApp } from '../app.js';
 import type { SimOptions } from '../config.js';
 import { writeCoverageFile } from '../control/coverage-file.js';
+import { parseScenario } from '../scenarios/load-scenario.js';
+import { watchScenarioFile, type ScenarioWatchHandlers } from '../scenarios/watch.js';
 import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {
@@ -17,10 +19,12 @@ export interface RunningSimulator {
 }
 
 export async function startServer(options: SimOptions = {}): Promise<RunningSimulator> {
+  // Creating the app loads the scenario and then Prism, which takes a while: an edit in between must count.
+  const loadedAt = Date.now();
   const app = await createApp(options);
   const { host, port } = app.sim.config;
   const server = createServer(app);
-  const closeTunnels = handleUpgrades(server, app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream));
+  const closeTunnels = handleUpgrades(server, app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream), app.sim.config.auth);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -28,6 +32,7 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
       resolve();
     });
   });
+  const stopWatching = watchScenario(app.sim, loadedAt);
   const actual = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
@@ -36,6 +41,7 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     app,
     server,
     close: async () => {
+      stopWatching();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -49,4 +55,37 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
       partitions.dispose();
     },
   };
+}
+
+/**
+ * `watch`: a change to the served scenario's file restarts, from the new definition, every partition serving
+ * that file; a broken edit is noted in their logs (`reload.failed`) and the log, and changes nothing.
+ */
+function watchScenario({ config, library, partitions, spec }: PipelineDeps, loadedAt: number): () => void {
+  if (!config.watch) return () => {};
+  const served = partitions.default.scenario;
+  if (!library || typeof config.scenario !== 'string' || !served) {
+    const why = library ? (config.scenario === undefined ? 'no scenario is served' : 'a scenario given as an object has no file') : 'scenarios serve in mock mode only';
+    config.log(`watch: nothing to watch (${why})`);
+    return () => {};
+  }
+  const { file } = served;
+  const serving = () => partitions.list().filter((p) => p.scenario?.file === file);
+  config.log(`watch: reloading ${served.name} when ${file} changes`);
+  const handlers: ScenarioWatchHandlers = {
+    load: (text) => parseScenario(text, file, spec),
+    reloaded(definition) {
+      const restarted = serving();
+      for (const partition of restarted) {
+        partition.switchTo(definition);
+        partition.note('reload', `${definition.name} from ${file}`);
+      }
+      config.log(`watch: reloaded ${definition.name} from ${file}; ${restarted.length} partition${restarted.length === 1 ? '' : 's'} restarted`);
+    },
+    failed(problems) {
+      for (const partition of serving()) partition.note('reload.failed', problems.join('\n'));
+      config.log(`watch: ${file} not reloaded, the last good version still serves:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    },
+  };
+  return watchScenarioFile(file, handlers, { loadedAt });
 }

@@ -7,13 +7,26 @@ import type { IncomingMessage, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
+import { BASIC_CHALLENGE, UnauthorizedError } from '../errors.js';
+import { isAuthorized, type Credentials } from './auth.js';
 
-/** Returns a function that ends every open tunnel (upgraded sockets outlive the HTTP server's own close). */
-export function handleUpgrades(server: Server, upstream: URL | undefined): () => void {
+/**
+ * Returns a function that ends every open tunnel (upgraded sockets outlive the HTTP server's own close).
+ * With `credentials`, an upgrade must carry them like any API request (a browser's WebSocket sends
+ * `auth_token`); without them it gets the same 401 and is never tunnelled.
+ */
+export function handleUpgrades(server: Server, upstream: URL | undefined, credentials?: Credentials): () => void {
   const open = new Set<Duplex>();
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
+    if (credentials && !isAuthorized({ headers: req.headers, searchParams: new URL(`http://sim.invalid${req.url ?? '/'}`).searchParams }, credentials)) {
+      const body = JSON.stringify(new UnauthorizedError().toBody());
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nwww-authenticate: ${BASIC_CHALLENGE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     if (!upstream) {
       const body = JSON.stringify({
         _tag: 'SimRouteNotFoundError',

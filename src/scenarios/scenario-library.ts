@@ -3,7 +3,7 @@
  * authors who keep fixtures in code) an object. Definitions are immutable and shared by every partition
  * that serves them, so each file is loaded once per process.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimScenarioNotFoundError } from '../errors.js';
@@ -49,10 +49,14 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
       if (typeof source !== 'string') return loadScenarioObject(source, spec);
       const file = resolveFile(source);
       if (!existsSync(file)) throw new SimScenarioNotFoundError(source, available());
-      let definition = loaded.get(file);
+      // Keyed by the file's mtime and size: a file edited since (hot reload, a test rewriting it) loads afresh.
+      const { mtimeMs, size } = statSync(file);
+      const key = `${file}\0${mtimeMs}\0${size}`;
+      let definition = loaded.get(key);
       if (!definition) {
         definition = loadScenarioFile(file, spec);
-        loaded.set(file, definition);
+        for (const old of loaded.keys()) if (old.startsWith(`${file}\0`)) loaded.delete(old);
+        loaded.set(key, definition);
       }
       return definition;
     },

@@ -182,3 +182,41 @@ describe('session-agent-sim validate', () => {
     expect(result.stderr).toContain(`${file}:4:24: count must be integer`);
   });
 });
+
+describe('session-agent-sim --auth and --watch', () => {
+  it('lists --auth on the serving commands and --watch on mock, saying the control plane stays open', () => {
+    for (const command of ['mock', 'proxy', 'record', 'replay']) {
+      const help = cli(command, '--help').stdout;
+      expect(help).toContain('--auth USER:PASS');
+      expect(help).toMatch(/\/__sim\s+stays\s+open/);
+      expect(help.includes('--watch')).toBe(command === 'mock');
+    }
+    expect(cli('mock', '--help').stdout).toContain('session-agent-sim mock --auth secret');
+    expect(cli('validate', '--auth', 'secret').stderr).toContain('validate does not take --auth; it is an option of mock, proxy, record, replay.');
+  });
+
+  it.each([
+    [[''], '--auth is empty: give USER:PASS, or PASS alone for user opencode'],
+    [[':hunter2'], '--auth names no user before the colon'],
+    [['alice:'], '--auth has no password after the colon'],
+    [[], '--auth needs a value: --auth USER:PASS.'],
+  ])('refuses --auth %j with the way to write it, exit 2', (value, message) => {
+    const result = cli('mock', '--port', '0', '--auth', ...value);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('hunter2');
+  });
+
+  it('asks for credentials on the API, names the user (never the password) and leaves /__sim open', async () => {
+    await startCli(['mock', '--port', '0', '--auth', 'alice:hunter2'], async (url, out) => {
+      expect(out).toContain('HTTP Basic auth required (user alice)');
+      expect(out).not.toContain('hunter2');
+      const refused = await fetch(`${url}/api/plugin`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Basic realm="Secure Area"');
+      const answered = await fetch(`${url}/api/plugin`, { headers: { authorization: `Basic ${Buffer.from('alice:hunter2').toString('base64')}` } });
+      expect(answered.status).toBe(200);
+      expect((await fetch(`${url}/__sim/clock`)).status).toBe(200);
+    });
+  });
+});

@@ -64,3 +64,16 @@ it('refuses an upgrade in JSON when there is no upstream', async () => {
   expect(text).toMatch(/^HTTP\/1.1 404/);
   expect(text).toContain('"_tag":"SimRouteNotFoundError"');
 });
+
+it('refuses an upgrade without the credentials when auth is on, and tunnels one with auth_token', async () => {
+  const sim = await startServer({ port: 0, upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, auth: 'secret', log: () => {} });
+  sims.push(sim);
+  const refused = await upgrade(sim.port, '/api/pty/pty_1/connect');
+  expect(refused).toMatch(/^HTTP\/1.1 401 Unauthorized/);
+  expect(refused).toContain('www-authenticate: Basic realm="Secure Area"');
+  expect(refused).toContain('{"_tag":"UnauthorizedError","message":"Authentication required"}');
+  const token = Buffer.from('opencode:secret').toString('base64');
+  const tunnelled = await upgrade(sim.port, `/api/pty/pty_1/connect?auth_token=${encodeURIComponent(token)}`, 'hi');
+  expect(tunnelled).toContain('101 Switching Protocols');
+  expect(tunnelled).toContain('echo:hi');
+});

@@ -1,0 +1,200 @@
+/**
+ * The whole of recent exchanges (request and answer, headers and bodies), for the inspector's detail view
+ * and `GET /__sim/exchanges/:id`. The journal keeps one line per exchange; this keeps what a line leaves
+ * out, for fewer of them, and with secrets already masked: what is stored here can be shown to anyone who
+ * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
+ */
+import { TaggedError } from '../errors.js';
+import { answerBody, flatHeaders, type Answer, type Exchange } from '../http/io.js';
+import { redactBody, redactHeaders, redactQuery, type RedactionRules } from '../recordings/redact.js';
+
+export const DEFAULT_EXCHANGE_CAPACITY = 200;
+export const BODY_LIMIT = 64 * 1024;
+
+/** A body as shown: the JSON value when it is JSON and whole, else its text (cut at the limit). */
+export interface BodyView {
+  /** Bytes as sent, before any cut (unknown for a body too large to read). */
+  size?: number;
+  json?: unknown;
+  text?: string;
+  truncated?: true;
+}
+
+interface StoredBody {
+  size?: number;
+  text: string;
+  json: boolean;
+  truncated?: true;
+}
+
+interface Sides<B> {
+  request: {
+    method: string;
+    path: string;
+    query: Record<string, string | string[]>;
+    headers: Record<string, string>;
+    body?: B;
+  };
+  response: {
+    /** 0 for a dropped connection. */
+    status: number;
+    /** How it was sent: `json`, `raw`, `empty`, `stream` (written as it came, so no body here) or `drop`. */
+    kind: Answer['kind'];
+    headers: Record<string, string>;
+    body?: B;
+  };
+}
+
+export type ExchangeDetail = { id: string; time: number; iso: string } & Sides<BodyView>;
+
+type StoredExchange = { id: string; time: number } & Sides<StoredBody>;
+
+export interface ExchangeDetails {
+  /**
+   * Keeps the exchange with its secrets masked by `rules`; the oldest goes when more than the capacity are
+   * kept. `sent`: the headers the pipeline adds to the answer's own (CORS, `x-sim-…`).
+   */
+  record(exchange: Exchange, answer: Answer, sent: Record<string, string>, rules: RedactionRules): void;
+  /** Throws SimExchangeNotFoundError when it was never recorded or has been evicted. */
+  get(id: string): ExchangeDetail;
+  clear(): void;
+  readonly size: number;
+}
+
+export class SimExchangeNotFoundError extends TaggedError {
+  readonly _tag = 'SimExchangeNotFoundError';
+  readonly status = 404;
+  constructor(id: string, evicted: boolean, capacity: number) {
+    super({
+      message: evicted ? `Exchange ${id} is no longer kept` : `No exchange ${id} in this partition`,
+      hint: evicted
+        ? `The last ${capacity} exchanges of a partition are kept, and a reset or scenario switch forgets them; repeat the request to see it again`
+        : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
+    });
+  }
+}
+
+export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY): ExchangeDetails {
+  // A Map iterates in insertion order, so its first key is the oldest: eviction without a second index.
+  const kept = new Map<string, StoredExchange>();
+  /** Highest request number recorded since the last clear: a lower unknown one was evicted, not mistyped. */
+  let highest = 0;
+  return {
+    record(exchange, answer, sent, rules) {
+      const entry: StoredExchange = {
+        id: exchange.id,
+        time: exchange.now,
+        request: {
+          method: exchange.method,
+          path: exchange.pathname,
+          query: redactQuery(queryOf(exchange.searchParams), rules),
+          headers: redactHeaders(flatHeaders(exchange.headers), rules),
+          ...requestBody(exchange, rules),
+        },
+        response: {
+          status: answer.status,
+          kind: answer.kind,
+          // A dropped connection sent nothing, headers included.
+          headers: answer.kind === 'drop' ? {} : redactHeaders({ ...sent, ...answer.headers, ...(answer.kind === 'json' && answer.body !== undefined && answer.status !== 204 ? { 'content-type': 'application/json' } : {}) }, rules),
+          ...responseBody(answer, rules),
+        },
+      };
+      kept.delete(entry.id);
+      kept.set(entry.id, entry);
+      if (kept.size > capacity) kept.delete(kept.keys().next().value as string);
+      highest = Math.max(highest, requestNumber(entry.id) ?? 0);
+    },
+    get(id) {
+      const found = kept.get(id);
+      if (!found) {
+        const n = requestNumber(id);
+        throw new SimExchangeNotFoundError(id, n !== undefined && n <= highest, capacity);
+      }
+      const { request, response } = found;
+      return {
+        id: found.id,
+        time: found.time,
+        iso: new Date(found.time).toISOString(),
+        request: { ...request, ...view(request.body) },
+        response: { ...response, ...view(response.body) },
+      };
+    },
+    clear() {
+      kept.clear();
+      highest = 0;
+    },
+    get size() {
+      return kept.size;
+    },
+  };
+}
+
+function requestNumber(id: string): number | undefined {
+  const match = /^req_(\d+)$/.exec(id);
+  return match ? Number(match[1]) : undefined;
+}
+
+function queryOf(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of params) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+function requestBody(exchange: Exchange, rules: RedactionRules): { body?: StoredBody } {
+  if (exchange.bodyTooLarge) return { body: { text: '(not kept: larger than the simulator accepts)', json: false, truncated: true } };
+  const raw = exchange.rawBody;
+  if (raw.length === 0) return {};
+  const text = raw.toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Secrets are masked by JSON pointer, so a body that is not JSON has none to mask.
+    return { body: stored(text, raw.length, false) };
+  }
+  return { body: storedJson(parsed, raw.length, rules) };
+}
+
+function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBody } {
+  if (answer.kind === 'json') return answer.body === undefined || answer.status === 204 ? {} : { body: storedJson(answer.body, undefined, rules) };
+  if (answer.kind !== 'raw') return {};
+  const parsed = answerBody(answer);
+  if (parsed !== undefined) return { body: storedJson(parsed, answer.raw.length, rules) };
+  return answer.raw.length ? { body: stored(answer.raw.toString('utf8'), answer.raw.length, false) } : {};
+}
+
+/**
+ * Masked before it is cut, so no secret survives in a prefix; kept as text, so a handler that later mutates
+ * the object it answered with does not rewrite history. Masking copies the body, so it runs only when a
+ * pointer is there to mask.
+ */
+function storedJson(value: unknown, size: number | undefined, rules: RedactionRules): StoredBody {
+  const masked = rules.pointers.some((pointer) => resolves(value, pointer)) ? redactBody(value, rules) : value;
+  const text = JSON.stringify(masked) ?? 'null';
+  return stored(text, size ?? Buffer.byteLength(text), true);
+}
+
+function resolves(value: unknown, pointer: string): boolean {
+  let node = value;
+  for (const part of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return false;
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!(key in node)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+function stored(text: string, size: number, json: boolean): StoredBody {
+  return text.length > BODY_LIMIT ? { size, text: text.slice(0, BODY_LIMIT), json, truncated: true } : { size, text, json };
+}
+
+function view(body: StoredBody | undefined): { body?: BodyView } {
+  if (!body) return {};
+  const { text, json, ...rest } = body;
+  // A cut JSON text no longer parses: it is shown as the text it is.
+  return { body: json && !body.truncated ? { ...rest, json: JSON.parse(text) as unknown } : { ...rest, text } };
+}

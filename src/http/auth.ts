@@ -1,0 +1,84 @@
+/**
+ * HTTP Basic auth as the real server does it when it has a password (OPENCODE_SERVER_PASSWORD): the
+ * credentials come as `Authorization: Basic base64(user:password)` or, for clients that cannot set a header
+ * (a browser EventSource, a WebSocket), as `?auth_token=base64(user:password)`; anything else on the API is
+ * answered 401 UnauthorizedError with the Basic challenge. Off unless the simulator is given credentials.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { UnauthorizedError } from '../errors.js';
+import type { SpecIndex, OperationDefinition } from '../spec/openapi.js';
+import { findOperation } from '../spec/router.js';
+import type { Answer, Exchange } from './io.js';
+
+/** The real server's user name when only a password is set (OPENCODE_SERVER_USERNAME overrides it there). */
+export const DEFAULT_AUTH_USER = 'opencode';
+
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+/** As a caller gives them: `user:password`, a password alone (user `opencode`), or both spelled out. */
+export type AuthOption = string | { user?: string; password: string };
+
+/**
+ * The credentials an `auth` setting means, or what is wrong with it (`is empty`), for the caller to put in
+ * its own words. The user ends at the first colon, as in Basic itself (RFC 7617: a user name cannot hold a
+ * colon, a password can). The password is never echoed: these sentences reach terminals and logs.
+ */
+export function readCredentials(value: AuthOption): Credentials | { problem: string } {
+  if (typeof value === 'object' && value !== null) {
+    const user = value.user ?? DEFAULT_AUTH_USER;
+    if (typeof value.password !== 'string' || value.password === '') return { problem: 'has no password' };
+    if (typeof user !== 'string' || user === '' || user.includes(':')) return { problem: 'needs a user that is not empty and holds no colon' };
+    return { user, password: value.password };
+  }
+  if (typeof value !== 'string' || value === '') return { problem: 'is empty' };
+  const colon = value.indexOf(':');
+  if (colon < 0) return { user: DEFAULT_AUTH_USER, password: value };
+  const user = value.slice(0, colon);
+  const password = value.slice(colon + 1);
+  if (user === '') return { problem: 'names no user before the colon' };
+  if (password === '') return { problem: 'has no password after the colon' };
+  return { user, password };
+}
+
+/** How to write the setting, for the sentence that refuses a bad one. */
+export const AUTH_FORMS = '"user:password", or a password alone for user opencode';
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Whether the request carries the credentials, in the header or the query (an upgrade can be asked too). */
+export function isAuthorized(exchange: Pick<Exchange, 'headers' | 'searchParams'>, credentials: Credentials): boolean {
+  const expected = digest(Buffer.from(`${credentials.user}:${credentials.password}`, 'utf8'));
+  const header = exchange.headers.authorization;
+  const basic = typeof header === 'string' ? /^Basic +(\S+) *$/i.exec(header)?.[1] : undefined;
+  // A `+` sent unencoded in a query reads as a space; base64 never holds a space, so it can only be a `+`.
+  const token = exchange.searchParams.get('auth_token')?.replaceAll(' ', '+');
+  // Both are checked whatever the first gives, so the time taken does not tell which one was right.
+  const byHeader = matches(basic, expected);
+  const byQuery = matches(token, expected);
+  return byHeader || byQuery;
+}
+
+function matches(token: string | undefined, expected: Buffer): boolean {
+  // A token that is not base64 is compared all the same (as nothing that can match), for the same timing.
+  const decoded = token !== undefined && BASE64.test(token) ? Buffer.from(token, 'base64') : undefined;
+  // Hashing first gives equal-length buffers, as timingSafeEqual needs, whatever length was sent.
+  const equal = timingSafeEqual(digest(decoded ?? Buffer.alloc(0)), expected);
+  return decoded !== undefined && equal;
+}
+
+function digest(bytes: Buffer): Buffer {
+  return createHash('sha256').update(bytes).digest();
+}
+
+/**
+ * The 401 the real server sends, with the operation the request addressed where the spec knows it (so the
+ * journal and coverage count the declared UnauthorizedError); an unknown path is refused just the same,
+ * before routing, as the real server's middleware does.
+ */
+export function refuse(spec: SpecIndex, exchange: Exchange): { answer: Answer; operation: OperationDefinition | undefined } {
+  const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
+  return { answer: new UnauthorizedError().toAnswer(), operation: found.kind === 'found' ? found.operation : undefined };
+}
