@@ -19,4 +19,9 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // The inspector's page scripts run in the browser.
+    files: ['inspector/**/*.js'],
+    languageOptions: { globals: globals.browser },
+  },
 );

@@ -56,7 +56,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const passThrough = createModePassThrough(config, spec);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
-  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, directory: project.directory });
+  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, directory: project.directory, projectID: project.id });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));

@@ -100,9 +100,9 @@ export function possibleTransitions(definition: ScenarioDefinition): Transition[
   const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) => out.push({ kind, id, from, to });
   const start = definition.start;
   for (const s of definition.sessions) {
-    const resumes = s.busyAfterSynthetic !== undefined;
-    if (resumes || s.busy.some((w) => w.from > start)) add('session', s.id, 'idle', 'busy');
-    if (resumes || s.busy.some((w) => w.until !== undefined)) add('session', s.id, 'busy', 'idle');
+    // Any session plays an agent turn on a synthetic message with resume (scripted or generated): idle → busy → idle.
+    add('session', s.id, 'idle', 'busy');
+    add('session', s.id, 'busy', 'idle');
   }
   for (const f of definition.forms) {
     if (f.appears > start) add('form', f.record.id, 'scheduled', 'pending');

@@ -10,6 +10,8 @@ import { redactBody, redactHeaders, redactQuery, type RedactionRules } from '../
 
 export const DEFAULT_EXCHANGE_CAPACITY = 200;
 export const BODY_LIMIT = 64 * 1024;
+/** Bodies kept per partition, all exchanges together: 200 large answers must not cost 25 MB in each of 256 partitions. */
+export const BYTES_LIMIT = 4 * 1024 * 1024;
 
 /** A body as shown: the JSON value when it is JSON and whole, else its text (cut at the limit). */
 export interface BodyView {
@@ -68,17 +70,25 @@ export class SimExchangeNotFoundError extends TaggedError {
     super({
       message: evicted ? `Exchange ${id} is no longer kept` : `No exchange ${id} in this partition`,
       hint: evicted
-        ? `The last ${capacity} exchanges of a partition are kept, and a reset or scenario switch forgets them; repeat the request to see it again`
+        ? `A partition keeps its last ${capacity} exchanges (fewer when their bodies are large), and a reset or scenario switch forgets them; repeat the request to see it again`
         : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
     });
   }
 }
 
-export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY): ExchangeDetails {
+export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, bytesLimit = BYTES_LIMIT): ExchangeDetails {
   // A Map iterates in insertion order, so its first key is the oldest: eviction without a second index.
   const kept = new Map<string, StoredExchange>();
   /** Highest request number recorded since the last clear: a lower unknown one was evicted, not mistyped. */
   let highest = 0;
+  let bytes = 0;
+  const weight = (e: StoredExchange) => (e.request.body?.text.length ?? 0) + (e.response.body?.text.length ?? 0);
+  const drop = (id: string) => {
+    const gone = kept.get(id);
+    if (!gone) return;
+    kept.delete(id);
+    bytes -= weight(gone);
+  };
   return {
     record(exchange, answer, sent, rules) {
       const entry: StoredExchange = {
@@ -99,9 +109,11 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY): Exc
           ...responseBody(answer, rules),
         },
       };
-      kept.delete(entry.id);
+      drop(entry.id);
       kept.set(entry.id, entry);
-      if (kept.size > capacity) kept.delete(kept.keys().next().value as string);
+      bytes += weight(entry);
+      // The newest always stays, however large: it is the one someone is about to open.
+      while (kept.size > 1 && (kept.size > capacity || bytes > bytesLimit)) drop(kept.keys().next().value as string);
       highest = Math.max(highest, requestNumber(entry.id) ?? 0);
     },
     get(id) {
@@ -121,6 +133,7 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY): Exc
     },
     clear() {
       kept.clear();
+      bytes = 0;
       highest = 0;
     },
     get size() {

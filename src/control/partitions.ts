@@ -57,8 +57,9 @@ export interface PartitionsOptions {
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
   max?: number;
-  /** The simulated project's directory: the `location` events are published with. */
+  /** The simulated project: the `location` events are published with, and its id. */
   directory: string;
+  projectID: string;
 }
 
 export function createPartitions(options: PartitionsOptions): Partitions {
@@ -79,7 +80,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       exchanges.clear();
       requests = 0;
     };
-    const events = createEventStream(engine, { directory: options.directory, seed: options.seed });
+    const events = createEventStream(engine, { directory: options.directory, projectID: options.projectID, seed: options.seed });
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,

@@ -12,6 +12,7 @@ import type { SpecIndex } from '../spec/openapi.js';
 import { hintOf, safeDecode } from '../spec/router.js';
 import { snapshotWorld } from '../state/world.js';
 import { coverageReport, mergeCounts } from './coverage.js';
+import { inspectorRoutes } from './inspector-routes.js';
 import type { Partition, Partitions } from './partitions.js';
 import { addRuntimeRule, listRules } from './runtime-rules.js';
 
@@ -37,6 +38,8 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
   const clockBody = (p: Partition) => ({ partition: p.name, now: p.clock.now(), iso: new Date(p.clock.now()).toISOString(), realTime: p.clock.realTime });
   const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
+    // The web inspector: its page, assets, live stream and exchange details.
+    ...inspectorRoutes(),
     '/__sim/operations': {
       GET: () => jsonAnswer(200, { specHash: spec.hash, operations: spec.operations.map(hintOf) }),
     },

@@ -16,6 +16,12 @@ import { answered, locationAnswer, type ResourceModule } from './resource.js';
 /** Shells the real server starts as login shells (it appends `-l` to their args). */
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
 const DEFAULT_COMMAND = '/bin/bash';
+/**
+ * How long a command that is not an interactive shell runs in a PTY before it exits 0. The real server's PTY
+ * ends when its command does (`true` at once); the simulator cannot run the command, so it gives every one
+ * the same short, deterministic life, and keeps shells running until the PTY is removed.
+ */
+export const PTY_COMMAND_RUN_MS = 1000;
 /** Scenario PTYs take pids from 7400 on; new ones continue the run. */
 const FIRST_PID = 7400;
 
@@ -92,7 +98,9 @@ export const locationResources: ResourceModule = {
       status: 'running',
       pid: nextPid(world),
     };
-    return answered(locationAnswer(request, context, record), draft('pty.created', { info: record }));
+    const interactive = POSIX_SHELLS.has(posix.basename(command)) || ['fish', 'nu', 'pwsh'].includes(posix.basename(command));
+    const created = draft('pty.created', { info: record }, interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS });
+    return answered(locationAnswer(request, context, record), created);
   },
 
   'v2.reference.list': (request, context) => {
@@ -140,11 +148,30 @@ export const locationResources: ResourceModule = {
   },
 
   appliers: {
-    'pty.created': (world, { data }) => {
-      world.ptys.set(data.info.id, { definition: { record: data.info } });
+    'pty.created': (world, { data, metadata }) => {
+      const exitsAt = typeof metadata?.exitsAt === 'number' ? metadata.exitsAt : undefined;
+      world.ptys.set(data.info.id, { definition: { record: data.info }, status: 'running', ...(exitsAt === undefined ? {} : { exitsAt }) });
+    },
+    'pty.exited': (world, { data }) => {
+      const pty = world.ptys.get(data.id);
+      if (pty) Object.assign(pty, { status: 'exited', exitCode: data.exitCode });
     },
     'project.copy.created': (world, { data }) => {
       world.copies.add(data.directory);
+    },
+  },
+
+  timeline: {
+    kind: 'pty',
+    ids: (world) => world.ptys.keys(),
+    next(world, id) {
+      const pty = world.ptys.get(id);
+      return pty?.status === 'running' ? pty.exitsAt : undefined;
+    },
+    fire(world, id, now) {
+      const pty = world.ptys.get(id);
+      if (pty?.status !== 'running' || pty.exitsAt === undefined || pty.exitsAt > now) return [];
+      return [draft('pty.exited', { id, exitCode: 0 })];
     },
   },
 };

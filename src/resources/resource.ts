@@ -34,7 +34,8 @@ export type Appliers = { [T in EventType]?: Applier<T> };
 
 /** When a resource of one kind changes by itself on the clock, and what happens then. */
 export interface Timeline {
-  kind: StatefulKind;
+  /** Names the timers (`kind:id`); PTYs have a timeline but no states that rules or coverage speak of. */
+  kind: StatefulKind | 'pty';
   ids(world: World): Iterable<string>;
   /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
   next(world: World, id: string, now: number): number | undefined;

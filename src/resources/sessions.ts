@@ -1,15 +1,17 @@
 /**
  * Session lifecycles: messages that page, agent/model switches and synthetic input that append messages,
- * busy windows (and resumed runs) that refuse revert staging, compaction admission with sequence numbers and
- * id conflicts, permissions, questions and instruction entries.
+ * agent turns that a resumed synthetic message plays (./turns.ts), busy windows and turns that refuse revert
+ * staging, compaction admission with sequence numbers and id conflicts, permissions, questions and
+ * instruction entries.
  */
 import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusyError, SessionNotFoundError } from '../errors.js';
 import { jsonAnswer } from '../http/io.js';
 import type { MessageRecord } from '../scenarios/definition.js';
 import { draft } from '../state/events.js';
-import { busyAt, type SessionState, type World } from '../state/world.js';
+import type { SessionState, World } from '../state/world.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 import { answered, changeState, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
+import { admitPrompt, fireTurns, nextTurnInstant, turnAppliers } from './turns.js';
 
 type Body = Record<string, unknown>;
 
@@ -52,11 +54,8 @@ export const sessions: ResourceModule = {
       const body = request.body as Body;
       const data = { timestamp: context.now, sessionID: state.definition.id, messageID: newMessageId(context), text: body.text as string };
       const events = [draft('session.next.synthetic', data, body.metadata as Body | undefined)];
-      // Resuming starts the agent: the session is busy for the scenario's scripted run time.
-      const run = state.definition.busyAfterSynthetic;
-      if (body.resume !== false && run !== undefined) {
-        events.push(draft('session.status', { sessionID: state.definition.id, status: { type: 'busy' } }, { busyUntil: context.now + run }));
-      }
+      // Resuming runs the agent on it: a turn now, or after the one playing.
+      if (body.resume !== false) events.push(...admitPrompt(context.world, state, { messageID: data.messageID, text: data.text }, context.now));
       return answered(NO_CONTENT, ...events);
     },
 
@@ -111,8 +110,18 @@ export const sessions: ResourceModule = {
   },
 
   appliers: {
-    'session.next.agent.switched': (world, { data }) => append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'agent-switched', agent: data.agent }),
-    'session.next.model.switched': (world, { data }) => append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'model-switched', model: data.model }),
+    ...turnAppliers,
+    // The turn playing keeps what it started with; the next one takes the switch.
+    'session.next.agent.switched': (world, { data }) => {
+      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'agent-switched', agent: data.agent });
+      const state = world.sessions.get(data.sessionID);
+      if (state) state.agent = data.agent;
+    },
+    'session.next.model.switched': (world, { data }) => {
+      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'model-switched', model: data.model });
+      const state = world.sessions.get(data.sessionID);
+      if (state) state.model = { ...data.model };
+    },
     'session.next.synthetic': (world, { data, metadata }) =>
       append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'synthetic', sessionID: data.sessionID, text: data.text, ...(metadata ? { metadata } : {}) }),
     'session.next.compaction.admitted': (world, { data }) => {
@@ -124,12 +133,7 @@ export const sessions: ResourceModule = {
     'question.v2.replied': (world, { data }) => {
       world.sessions.get(data.sessionID)?.questions.delete(data.requestID);
     },
-    'session.status': (world, { data, metadata }) => {
-      const state = world.sessions.get(data.sessionID);
-      if (!state) return undefined;
-      if (typeof metadata?.busyUntil === 'number') state.busyUntil = metadata.busyUntil;
-      return changeState('session', data.sessionID, state, data.status.type);
-    },
+    'session.status': (world, { data }) => changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
   },
 
   timeline: {
@@ -138,18 +142,14 @@ export const sessions: ResourceModule = {
     next(world, id, now) {
       const state = world.sessions.get(id);
       if (!state) return undefined;
-      const boundaries = state.definition.busy.flatMap((w) => [w.from, w.until]);
-      boundaries.push(state.busyUntil);
-      const later = boundaries.filter((t): t is number => t !== undefined && t > now);
-      return later.length ? Math.min(...later) : undefined;
+      const boundaries = state.definition.busy.flatMap((w) => [w.from, w.until]).filter((t): t is number => t !== undefined && t > now);
+      const turn = nextTurnInstant(state);
+      if (turn !== undefined) boundaries.push(turn);
+      return boundaries.length ? Math.min(...boundaries) : undefined;
     },
     fire(world, id, now) {
       const state = world.sessions.get(id);
-      if (!state) return [];
-      // Adjacent windows share a boundary: only a real change of state is an event.
-      const busy = busyAt(state, now);
-      if (busy === (state.status === 'busy')) return [];
-      return [draft('session.status', { sessionID: id, status: { type: busy ? 'busy' : 'idle' } })];
+      return state ? fireTurns(world, state, now) : [];
     },
   },
 };

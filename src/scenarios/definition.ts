@@ -18,11 +18,40 @@ export interface RevertFile {
   deletions: number;
 }
 
+/**
+ * One thing an agent turn does, as the scenario's `turns:` script says (durations in milliseconds; what is
+ * absent takes the defaults of src/resources/turns.ts).
+ */
+export type TurnStep =
+  | { readonly kind: 'reasoning' | 'text'; readonly text: string; readonly after?: number; readonly chunk?: number; readonly every?: number }
+  | {
+      readonly kind: 'tool';
+      readonly tool: string;
+      readonly input: Readonly<Record<string, unknown>>;
+      /** What the tool answers (its text content); `error` instead makes the call fail. */
+      readonly result?: string;
+      readonly error?: string;
+      readonly structured?: Readonly<Record<string, unknown>>;
+      readonly takes?: number;
+      readonly after?: number;
+      readonly chunk?: number;
+      readonly every?: number;
+    }
+  | { readonly kind: 'fail'; readonly message: string; readonly after?: number }
+  | { readonly kind: 'retry'; readonly message: string; readonly statusCode?: number; readonly attempt?: number; readonly wait?: number; readonly after?: number };
+
+export interface TurnScript {
+  readonly steps: readonly TurnStep[];
+}
+
 export interface SessionDefinition {
   readonly id: string;
   readonly title?: string;
   readonly busy: readonly Window[];
+  /** How long a generated turn plays (a scripted one takes what its script says); natural length when absent. */
   readonly busyAfterSynthetic?: number;
+  /** Scripted turns, played in order by synthetic messages with resume; generated turns follow. */
+  readonly turns: readonly TurnScript[];
   readonly messages: readonly MessageRecord[];
   readonly revert?: { snapshot?: string; files?: RevertFile[] };
   readonly questions: readonly string[];

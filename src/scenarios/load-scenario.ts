@@ -18,7 +18,7 @@ import { generateMessages } from './generate-messages.js';
 import { buildFileTree } from './file-tree.js';
 import { checkScenarioFormat, formatPath, SCENARIO_SCHEMA_PATH, type Path } from './format.js';
 import { checkDeclaredStates, declaredResources, readRule } from './read-rule.js';
-import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type Window } from './definition.js';
+import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type TurnScript, type TurnStep, type Window } from './definition.js';
 
 export { SCENARIO_SCHEMA_PATH };
 
@@ -152,11 +152,17 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
       messages: [...messages].sort((a, b) => a.time.created - b.time.created),
       revert: s.revert as SessionDefinition['revert'],
       questions: (s.questions as string[] | undefined) ?? [],
+      turns: [],
     };
   });
 
   const sessionIds = new Set(sessions.map((s) => s.id));
   duplicates(sessions.map((s) => s.id), (id, index) => problems.push(at(['sessions', index, 'id'], `session ${id} is declared twice`)));
+  const turns = readTurns((source.turns as Json[] | undefined) ?? [], (path, message, atKey) => problems.push(place(path, message, { atKey })));
+  for (const [i, turn] of turns.entries()) {
+    if (!sessionIds.has(turn.session)) problems.push(at(['turns', i, 'session'], `session ${turn.session} is not declared in sessions`));
+  }
+  const scripted = sessions.map((s) => ({ ...s, turns: turns.filter((t) => t.session === s.id).map((t) => t.script) }));
   const forms = ((source.forms as Json[] | undefined) ?? []).map((f, i): FormDefinition => {
     const { appears, cancelled, ...record } = f;
     if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], `session ${String(f.sessionID)} is not declared in sessions`));
@@ -231,7 +237,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   if (model) checkRecord('Model', model, ['model'], 'model');
   const reportInRule = (i: number) => (path: Path, message: string) => problems.push(at(['rules', i, ...path], message));
   const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }));
-  const declared = declaredResources({ sessions, forms, shells, attempts });
+  const declared = declaredResources({ sessions: scripted, forms, shells, attempts });
   rules.forEach((rule, i) => checkDeclaredStates(rule, declared, reportInRule(i)));
 
   if (problems.length) throw new ScenarioError(problems);
@@ -241,7 +247,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     file,
     seed,
     start,
-    sessions,
+    sessions: scripted,
     forms,
     shells,
     integrations,
@@ -254,6 +260,69 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     projectCopy: (source.projectCopy as ScenarioDefinition['projectCopy'] | undefined) ?? {},
     rules,
   };
+}
+
+/** The kinds of turn step, each the field that names it; a step has exactly one. */
+const STEP_KINDS = ['reasoning', 'text', 'tool', 'fail', 'retry'] as const;
+/** Options and the kinds they apply to (`after` applies to all). */
+const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
+  chunk: ['reasoning', 'text', 'tool'],
+  every: ['reasoning', 'text', 'tool'],
+  input: ['tool'],
+  result: ['tool'],
+  error: ['tool'],
+  structured: ['tool'],
+  takes: ['tool'],
+};
+
+/**
+ * `turns:` as scripts per session, in the order written. The format has already checked each field's type;
+ * what it cannot say is checked here: one kind per step, options that fit the kind, and an order a turn can
+ * play (a failed step ends the turn; a retry needs an attempt after it).
+ */
+function readTurns(raw: Json[], report: (path: Path, message: string, atKey: boolean) => void): Array<{ session: string; script: TurnScript }> {
+  const duration = (value: unknown) => (value === undefined ? undefined : parseDuration(value as string | number));
+  return raw.map((turn, i) => {
+    const rawSteps = turn.steps as Json[];
+    const steps = rawSteps.map((step, j): TurnStep => {
+      const path: Path = ['turns', i, 'steps', j];
+      const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
+      const kind = kinds[0] ?? 'text';
+      if (kinds.length !== 1) report(path, kinds.length ? `a step is one thing; this one is ${kinds.join(' and ')}` : `a step needs one of ${STEP_KINDS.join(', ')}`, false);
+      for (const [option, fits] of Object.entries(STEP_OPTIONS)) {
+        if (step[option] !== undefined && kinds.length === 1 && !fits.includes(kind)) report([...path, option], `${option} does not apply to a ${kind} step`, true);
+      }
+      if (step.result !== undefined && step.error !== undefined) report([...path, 'error'], 'a tool call answers a result or fails with an error, not both', true);
+      if (kind === 'fail' && j < rawSteps.length - 1) report(['turns', i, 'steps', j + 1], 'nothing can follow fail: a failed step ends the turn (script a retry to try again)', false);
+      if (kind === 'retry' && j === rawSteps.length - 1) report(path, 'a retry needs the steps of the retried attempt after it', false);
+      const after = duration(step.after);
+      switch (kind) {
+        case 'reasoning':
+        case 'text':
+          return { kind, text: step[kind] as string, after, chunk: step.chunk as number | undefined, every: duration(step.every) };
+        case 'tool':
+          return {
+            kind,
+            tool: step.tool as string,
+            input: (step.input as Json | undefined) ?? {},
+            result: step.result as string | undefined,
+            error: step.error as string | undefined,
+            structured: step.structured as Json | undefined,
+            takes: duration(step.takes),
+            after,
+            chunk: step.chunk as number | undefined,
+            every: duration(step.every),
+          };
+        case 'fail':
+          return { kind, message: step.fail as string, after };
+        case 'retry': {
+          const retry = typeof step.retry === 'string' ? { message: step.retry } : (step.retry as Json);
+          return { kind, message: retry.message as string, statusCode: retry.statusCode as number | undefined, attempt: retry.attempt as number | undefined, wait: duration(retry.wait), after };
+        }
+      }
+    });
+    return { session: turn.session as string, script: { steps } };
+  });
 }
 
 function duplicates(values: string[], report: (value: string, index: number) => void): void {

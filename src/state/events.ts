@@ -6,14 +6,45 @@
  * an attempt's outcome) and stay internal unless a later decision publishes them.
  */
 import type { ResourceState, StatefulKind } from './resource-states.js';
+import type { ModelRef, TurnPlan } from './world.js';
 
 type Json = Record<string, unknown>;
+
+// The client's types that turn events carry (`Prompt`, `SessionErrorUnknown`, `LlmToolContent`, …).
+type Prompt = { text: string; files?: Array<{ uri: string; mime: string; name?: string; description?: string; source?: PromptSource }>; agents?: Array<{ name: string; source?: PromptSource }> };
+type PromptSource = { start: number; end: number; text: string };
+type ProviderMetadata = Record<string, Json>;
+type ToolProvider = { executed: boolean; metadata?: ProviderMetadata };
+type ToolContent = { type: 'text'; text: string } | { type: 'file'; uri: string; mime: string; name?: string };
+type ErrorUnknown = { type: 'unknown'; message: string };
+type RetryError = { message: string; statusCode?: number; isRetryable: boolean; responseHeaders?: Record<string, string>; responseBody?: string; metadata?: Record<string, string> };
+type StepData = { timestamp: number; sessionID: string; assistantMessageID: string };
 
 export interface EventCatalog {
   'session.status': { sessionID: string; status: { type: 'busy' | 'idle' } };
   'session.next.agent.switched': { timestamp: number; sessionID: string; messageID: string; agent: string };
   'session.next.model.switched': { timestamp: number; sessionID: string; messageID: string; model: { id: string; providerID: string; variant?: string } };
   'session.next.synthetic': { timestamp: number; sessionID: string; messageID: string; text: string };
+  // A turn (src/resources/turns.ts), each `data` exactly the client's (test/unit/turns.test.ts holds them to it).
+  'session.next.prompt.admitted': { timestamp: number; sessionID: string; messageID: string; prompt: Prompt; delivery: 'steer' | 'queue' };
+  'session.next.step.started': StepData & { agent: string; model: ModelRef; snapshot?: string };
+  'session.next.step.ended': StepData & { finish: string; cost: number; tokens: { input: number; output: number; reasoning: number; cache: { read: number; write: number } }; snapshot?: string; files?: string[] };
+  'session.next.step.failed': StepData & { error: ErrorUnknown };
+  'session.next.text.started': StepData & { textID: string };
+  'session.next.text.delta': StepData & { textID: string; delta: string };
+  'session.next.text.ended': StepData & { textID: string; text: string };
+  'session.next.reasoning.started': StepData & { reasoningID: string; providerMetadata?: ProviderMetadata };
+  'session.next.reasoning.delta': StepData & { reasoningID: string; delta: string };
+  'session.next.reasoning.ended': StepData & { reasoningID: string; text: string; providerMetadata?: ProviderMetadata };
+  'session.next.tool.input.started': StepData & { callID: string; name: string };
+  'session.next.tool.input.delta': StepData & { callID: string; delta: string };
+  'session.next.tool.input.ended': StepData & { callID: string; text: string };
+  'session.next.tool.called': StepData & { callID: string; tool: string; input: Json; provider: ToolProvider };
+  'session.next.tool.success': StepData & { callID: string; structured: Json; content: ToolContent[]; outputPaths?: string[]; result?: unknown; provider: ToolProvider };
+  'session.next.tool.failed': StepData & { callID: string; error: ErrorUnknown; result?: unknown; provider: ToolProvider };
+  'session.next.retried': { timestamp: number; sessionID: string; attempt: number; error: RetryError };
+  /** sim: a turn starts to play, with everything it will do (its events follow from this plan alone). */
+  'session.turn.started': TurnPlan;
   /** sim: a compaction request durably admitted with its sequence number. */
   'session.next.compaction.admitted': { timestamp: number; sessionID: string; messageID: string; admittedSeq: number };
   'session.next.revert.staged': { timestamp: number; sessionID: string; revert: { messageID: string; snapshot: string; files: unknown[] } };
@@ -28,6 +59,7 @@ export interface EventCatalog {
   /** sim: a running shell's timeout replaced (0 clears it), counted from the event's time. */
   'shell.timeout.updated': { id: string; timeout: number };
   'pty.created': { info: Json & { id: string } };
+  'pty.exited': { id: string; exitCode: number };
   /** sim: what `integration.connection.updated` announces: the credential now connected. */
   'integration.credential.connected': { integrationID: string; credential: { type: 'credential'; id: string; label: string } };
   'integration.connection.updated': { integrationID: string };

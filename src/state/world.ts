@@ -8,18 +8,101 @@ import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, S
 import { createIds, createRandom, type IdFactory } from './random.js';
 import type { ResourceState, StatefulKind } from './resource-states.js';
 
+export interface ModelRef {
+  id: string;
+  providerID: string;
+  variant?: string;
+}
+
+/** A prompt admitted to run (a synthetic message with resume), waiting for its turn. */
+export interface QueuedPrompt {
+  messageID: string;
+  text: string;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  reasoning: number;
+  cache: { read: number; write: number };
+}
+
+/** Something a model step streams: text or reasoning in chunks, or a tool call (its input streamed as JSON). */
+export type PlannedPart =
+  | { kind: 'text' | 'reasoning'; id: string; at: number; text: string; chunk: number; every: number }
+  | {
+      kind: 'tool';
+      callID: string;
+      at: number;
+      tool: string;
+      input: Record<string, unknown>;
+      chunk: number;
+      every: number;
+      takes: number;
+      result?: string;
+      error?: string;
+      structured?: Record<string, unknown>;
+    };
+
+/** How a model step ends: it finishes, it fails (ending the turn), or its call is retried. */
+export type PlannedStepEnd =
+  | { kind: 'ended'; at: number; finish: 'stop' | 'tool-calls'; cost: number; tokens: TokenUsage }
+  | { kind: 'failed'; at: number; message: string }
+  | { kind: 'retried'; at: number; attempt: number; message: string; statusCode?: number };
+
+/** One model step: one assistant message. */
+export interface PlannedStep {
+  messageID: string;
+  at: number;
+  parts: PlannedPart[];
+  end: PlannedStepEnd;
+}
+
+/**
+ * A turn as decided when it starts: the agent and model it runs with (later switches wait for the next turn),
+ * every step with its ids and instants. Its events follow from it alone (src/resources/turns.ts).
+ */
+export interface TurnPlan {
+  sessionID: string;
+  /** The admitted prompt it answers (the synthetic message). */
+  promptID: string;
+  /** Which of the session's turns, from 0. */
+  number: number;
+  /** A turn of the scenario's `turns:` script, or one generated from the seed. */
+  scripted: boolean;
+  agent: string;
+  model: ModelRef;
+  start: number;
+  steps: PlannedStep[];
+}
+
+export interface PlayingTurn {
+  readonly plan: TurnPlan;
+  /** How many of the plan's events have happened. */
+  position: number;
+  /** The assistant message of the step under way. */
+  message?: MessageRecord;
+}
+
 export interface SessionState {
   readonly definition: SessionDefinition;
   status: ResourceState<'session'>;
   /** Oldest first. */
   messages: MessageRecord[];
-  /** Busy until this virtual time because a synthetic message resumed it. */
-  busyUntil?: number;
   /** Ids of inputs admitted through compaction, with their sequence numbers. */
   inputs: Map<string, number>;
   inputSeq: number;
   /** Questions still waiting for an answer. */
   questions: Set<string>;
+  /** What the next turn runs with: the scenario's defaults, then the last switch. */
+  agent: string;
+  model: ModelRef;
+  /** The turn playing now, if one is. */
+  turn?: PlayingTurn;
+  /** Admitted prompts waiting for the turn before them, oldest first. */
+  queue: QueuedPrompt[];
+  /** Turns started so far (scripted ones play first). */
+  turnsStarted: number;
 }
 
 export interface FormState {
@@ -46,6 +129,10 @@ export interface AttemptState {
 
 export interface PtyState {
   readonly definition: PtyDefinition;
+  status: 'running' | 'exited';
+  /** When a command that is not an interactive shell ends by itself (virtual time). */
+  exitsAt?: number;
+  exitCode?: number;
 }
 
 export type IntegrationState = Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> };
@@ -64,10 +151,29 @@ export interface World {
   readonly copies: Set<string>;
 }
 
-/** Whether the scenario's busy windows (or a resumed run) make a session busy at `now`. */
+/** Whether one of the scenario's busy windows holds at `now`. */
+export function inBusyWindow(definition: SessionDefinition, now: number): boolean {
+  return definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
+}
+
+/** Whether a session is busy at `now`: a turn plays, or one of the scenario's busy windows holds. */
 export function busyAt(session: SessionState, now: number): boolean {
-  if (session.busyUntil !== undefined && now < session.busyUntil) return true;
-  return session.definition.busy.some((w) => now >= w.from && (w.until === undefined || now < w.until));
+  return session.turn !== undefined || inBusyWindow(session.definition, now);
+}
+
+const DEFAULT_AGENT = 'build';
+const DEFAULT_MODEL: ModelRef = { id: 'claude-sonnet-4-5', providerID: 'anthropic' };
+
+/** The agent and model a session's history leaves it with: its last switches, else the scenario's defaults. */
+function initialChoice(definition: SessionDefinition, scenario: ScenarioDefinition): { agent: string; model: ModelRef } {
+  const fallback = scenario.model as Partial<ModelRef> | undefined;
+  let agent = DEFAULT_AGENT;
+  let model: ModelRef = typeof fallback?.id === 'string' && typeof fallback.providerID === 'string' ? { id: fallback.id, providerID: fallback.providerID } : DEFAULT_MODEL;
+  for (const m of definition.messages) {
+    if (m.type === 'agent-switched' && typeof m.agent === 'string') agent = m.agent;
+    if (m.type === 'model-switched' && m.model) model = { ...(m.model as ModelRef) };
+  }
+  return { agent, model };
 }
 
 /**
@@ -81,7 +187,17 @@ export function createWorld(scenario: ScenarioDefinition): World {
   const ids = createIds(createRandom(`${scenario.seed}:live`));
   const sessions = new Map(
     scenario.sessions.map((definition): [string, SessionState] => {
-      const state: SessionState = { definition, status: 'idle', messages: [...definition.messages], inputs: new Map(), inputSeq: 0, questions: new Set(definition.questions) };
+      const state: SessionState = {
+        definition,
+        status: 'idle',
+        messages: [...definition.messages],
+        inputs: new Map(),
+        inputSeq: 0,
+        questions: new Set(definition.questions),
+        ...initialChoice(definition, scenario),
+        queue: [],
+        turnsStarted: 0,
+      };
       state.status = busyAt(state, start) ? 'busy' : 'idle';
       return [definition.id, state];
     }),
@@ -108,7 +224,7 @@ export function createWorld(scenario: ScenarioDefinition): World {
     shells,
     integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
     attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: 'pending' }])),
-    ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition }])),
+    ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition, status: definition.record.status === 'exited' ? 'exited' : 'running' }])),
     copies: new Set(),
   };
 }
@@ -143,6 +259,6 @@ export function snapshotWorld(world: World): Record<string, unknown> {
     shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: sh.status, deadline: sh.deadline ?? null })),
     attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.status, polls: a.polls })),
     integrations: [...world.integrations.values()].map((i) => ({ id: i.id, connections: i.connections })),
-    ptys: [...world.ptys.keys()],
+    ptys: [...world.ptys.values()].map((p) => ({ id: p.definition.record.id, state: p.status, ...(p.exitCode === undefined ? {} : { exitCode: p.exitCode }) })),
   };
 }

@@ -8,9 +8,10 @@
 import type { Answer } from '../http/io.js';
 import { createSseChannel, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { Engine } from '../state/engine.js';
+import type { DomainEvent } from '../state/events.js';
 import type { LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
-import { createSequenceCounter, publish, type Envelope } from './publication.js';
+import { createSequenceCounter, publish, sessionInfo, type Envelope } from './publication.js';
 
 /** The real server's keep-alive period. */
 export const HEARTBEAT_MS = 15_000;
@@ -20,6 +21,8 @@ const MAX_BEATS_PER_STEP = 100;
 export interface EventStreamOptions {
   /** The project directory, which events carry as their `location`. */
   directory: string;
+  /** The project's id, which the session records of `session.updated` carry. */
+  projectID: string;
   seed: string;
   heartbeatMs?: number;
   maxQueued?: number;
@@ -49,6 +52,8 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   // Frames the stream makes itself (connected, disposed) get ids of their own, so how many clients
   // subscribe never shifts the ids of the world's events.
   let ids = createIds(createRandom(`${options.seed}:stream`));
+  // Announcements derived from the world (session.updated) have their own ids, which only the world decides.
+  let derivedIds = createIds(createRandom(`${options.seed}:derived`));
   let dropped = 0;
   sequence.reset(engine.world);
 
@@ -76,11 +81,21 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
       const envelope = publish(entry, options.directory, sequence);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
+      // A session going idle has finished its work: its record changed (time.updated), as the real server
+      // announces after a turn. Derived here, from the world as the event left it.
+      if (entry.type === 'session.status' && entry.data.status.type === 'idle' && engine.world) {
+        const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, options);
+        if (info) {
+          const updated = publish({ ...entry, type: 'session.updated', data: { sessionID: entry.data.sessionID, info } } as unknown as DomainEvent, options.directory, sequence);
+          if (updated && subscribers.size) broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);
+        }
+      }
       return;
     }
     if (entry.kind === 'control' && WORLD_ENDS.has(entry.action)) {
       sequence.reset(engine.world);
       ids = createIds(createRandom(`${options.seed}:stream`));
+      derivedIds = createIds(createRandom(`${options.seed}:derived`));
       for (const subscriber of subscribers) subscriber.nextBeat = entry.time + heartbeatMs;
       const metadata = { reason: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) };
       broadcast({ id: ids.ascending('evt_', entry.time), type: 'global.disposed', data: {}, metadata }, entry.time);

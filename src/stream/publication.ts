@@ -29,6 +29,8 @@ const INTERNAL = new Set<EventType>([
   'integration.attempt.polled',
   // project.directories.updated follows it.
   'project.copy.created',
+  // A turn's plan, for the world; its steps are published one by one as they happen.
+  'session.turn.started',
 ]);
 
 /** Reshapes where the domain event's data is not the client's. */
@@ -91,6 +93,47 @@ export function createSequenceCounter(): SequenceCounter {
       for (const [id, session] of world?.sessions ?? []) last.set(id, session.messages.length);
     },
   };
+}
+
+/** Where events happen: the simulated project. */
+export interface PublicationContext {
+  directory: string;
+  projectID: string;
+}
+
+/**
+ * The session record `session.updated` carries, as the client types it (`Session`), built from the world:
+ * the real server announces a session's new `time.updated` (and cost) when a turn ends.
+ */
+export function sessionInfo(world: World, sessionID: string, now: number, context: PublicationContext): Json | undefined {
+  const session = world.sessions.get(sessionID);
+  if (!session) return undefined;
+  const created = (session.messages[0]?.time.created as number | undefined) ?? world.scenario.start;
+  return {
+    id: sessionID,
+    slug: slugOf(sessionID),
+    projectID: context.projectID,
+    directory: context.directory,
+    title: session.definition.title ?? `New session - ${new Date(created).toISOString()}`,
+    agent: session.agent,
+    model: session.model,
+    version: SESSION_VERSION,
+    time: { created, updated: now },
+  };
+}
+
+/** The version sessions report: the client's, whose event types the stream follows. */
+const SESSION_VERSION = '1.19.3';
+const SLUG_WORDS = [
+  ['brave', 'calm', 'clever', 'eager', 'gentle', 'lucky', 'quiet', 'swift'],
+  ['comet', 'falcon', 'harbor', 'meadow', 'otter', 'river', 'summit', 'willow'],
+] as const;
+
+/** A readable slug that is the same for the same session every time (`lucky-comet`, as the real server's). */
+function slugOf(sessionID: string): string {
+  let hash = 0;
+  for (const char of sessionID) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return `${SLUG_WORDS[0][hash % 8]}-${SLUG_WORDS[1][(hash >>> 3) % 8]}`;
 }
 
 /** The envelope a domain event is published as, or undefined for an internal one. */

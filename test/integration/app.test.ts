@@ -165,7 +165,7 @@ describe('control plane', () => {
     await request(fresh).get('/api/plugin');
     await request(fresh).get('/api/nope');
     const ops = await request(fresh).get('/__sim/operations');
-    expect(ops.body.operations).toHaveLength(23);
+    expect(ops.body.operations).toHaveLength(24); // the interface's 23 and the event stream
     const journal = await request(fresh).get('/__sim/journal');
     expect(journal.body.entries.map((e: { operationId?: string; layer: string; status: number }) => [e.operationId, e.layer, e.status])).toEqual([
       ['v2.plugin.list', 'fallback', 200],

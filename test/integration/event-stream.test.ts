@@ -127,6 +127,48 @@ describe('GET /api/event read by the official client', () => {
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
   });
 
+  it('streams a scripted agent turn as the clock moves, in the order the log has it, and pages its messages the same on a second run', async () => {
+    const run = async () => {
+      const sim = await start('default');
+      const sub = await subscribe(sim.url);
+      const synthetic = await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, { text: 'Use the design-system Avatar' });
+      expect(synthetic.status).toBe(204);
+      await until(() => sub.types().includes('session.next.step.started'), 'the first step');
+      // Busy while it plays: revert staging is refused.
+      const newest = ((await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=1`)).json()) as { data: Array<{ id: string }> }).data[0]?.id;
+      expect((await call(sim.url, 'POST', `/api/session/${SES}/revert/stage`, { messageID: newest })).status).toBe(409);
+      const seen: number[] = [];
+      for (let i = 0; i < 30 && !sub.types().includes('session.updated'); i++) {
+        await sim.clock.advance('1s');
+        await new Promise((r) => setTimeout(r, 5));
+        seen.push(sub.frames.length);
+      }
+      await until(() => sub.types().includes('session.updated'), 'the turn to end');
+      const page = await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=20`)).text();
+      const log = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as { entries: Array<{ kind: string; id?: string; type?: string }> };
+      return { frames: sub.frames, seen, page, log };
+    };
+    const first = await run();
+    const types = first.frames.map((f) => f.type);
+    expect(types.slice(0, 5)).toEqual(['server.connected', 'session.next.synthetic', 'session.next.prompt.admitted', 'session.status', 'session.next.step.started']);
+    expect(types.slice(-3)).toEqual(['session.next.step.ended', 'session.status', 'session.updated']);
+    for (const kind of ['session.next.reasoning.delta', 'session.next.tool.called', 'session.next.tool.success', 'session.next.retried', 'session.next.text.delta']) expect(types).toContain(kind);
+    // The turn arrived over many clock steps, not all at once.
+    expect(new Set(first.seen).size).toBeGreaterThan(5);
+    // Frames in the order of the partition's log (the internal turn plan left out).
+    const published = first.frames.filter((f) => f.type !== 'server.connected' && f.type !== 'session.updated').map((f) => f.id);
+    const logged = first.log.entries.filter((e) => e.kind === 'event' && published.includes(e.id ?? '')).map((e) => e.id);
+    expect(published).toEqual(logged);
+    for (const frame of first.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
+    const steps = first.frames.filter((f) => f.durable?.aggregateID === SES).map((f) => f.durable?.seq ?? -1);
+    expect(steps).toEqual(steps.map((_, i) => (steps[0] ?? 0) + i));
+    // Same scenario, same seed: the same frames and the same messages.
+    const second = await run();
+    expect(JSON.stringify(second.frames)).toBe(JSON.stringify(first.frames));
+    expect(second.page).toBe(first.page);
+    expect(JSON.parse(first.page).data[0]).toMatchObject({ type: 'assistant' });
+  });
+
   it('announces a PTY created, and its command ending a second later; an interactive shell keeps running', async () => {
     const sim = await start('default');
     const sub = await subscribe(sim.url);

@@ -102,7 +102,10 @@ describe('v2.pty.create', () => {
     expect(result?.body).toMatchObject({ location: { directory: '/home/dev/acme-web', project: { id: PROJECT_ID, directory: '/home/dev/acme-web' } } });
     expect(pty).toEqual({ id: expect.stringMatching(/^pty_[0-9a-f]{12}[0-9A-Za-z]{14}$/), title: `Terminal ${pty.id.slice(-4)}`, command: '/bin/bash', args: ['-l'], cwd: '/home/dev/acme-web', status: 'running', pid: 7401 });
     expect(world.ptys.get(pty.id)?.definition.record).toEqual(pty);
-    expect(snapshotWorld(world.engine.world as World).ptys).toEqual(['pty_203a5ad4f0011C7Y4ftsC84JMU', pty.id]);
+    expect(snapshotWorld(world.engine.world as World).ptys).toEqual([
+      { id: 'pty_203a5ad4f0011C7Y4ftsC84JMU', state: 'running' },
+      { id: pty.id, state: 'running' },
+    ]);
   });
 
   it('appends -l to the args of POSIX shells only, as the real server does', () => {

@@ -128,9 +128,9 @@ describe('the packed package, installed into an empty project', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('packs the compiled code, the spec, the scenarios, the bin and the README, and nothing else', () => {
+  it('packs the compiled code, the spec, the scenarios, the bin, the inspector and the README, and nothing else', () => {
     const paths = packed.files.map((file) => file.path);
-    for (const path of paths) expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|README\.md$|package\.json$)/);
+    for (const path of paths) expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|inspector\/|README\.md$|package\.json$)/);
     expect(paths.filter((path) => /\.test\.|^dist\/.*\/test\//.test(path))).toEqual([]);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -141,6 +141,7 @@ describe('the packed package, installed into an empty project', () => {
         'spec/session-agent.openapi.yaml',
         'scenarios/scenario.schema.json',
         'scenarios/forms-settling.yaml',
+        'inspector/index.html',
         'README.md',
       ]),
     );
@@ -199,7 +200,7 @@ describe('the packed package, installed into an empty project', () => {
     const node = await run(process.execPath, ['out/consumer.js'], project, 30_000);
     expectSuccess(node, 'node out/consumer.js');
     expect(node.stdout).toMatch(/^pending forms: \d+$/m);
-    expect(node.stdout).toMatch(/^rule rul_1; operations 2\/23, /m);
+    expect(node.stdout).toMatch(/^rule rul_1; operations 2\/24, /m);
   }, 40_000);
 
   it('runs the installed bin through npx', async () => {

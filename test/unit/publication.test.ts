@@ -38,7 +38,25 @@ const CATALOG: Record<EventType, true> = {
   'integration.attempt.settled': true,
   'project.copy.created': true,
   'project.directories.updated': true,
-} as Record<EventType, true>;
+  'session.turn.started': true,
+  'session.next.prompt.admitted': true,
+  'session.next.step.started': true,
+  'session.next.step.ended': true,
+  'session.next.step.failed': true,
+  'session.next.text.started': true,
+  'session.next.text.delta': true,
+  'session.next.text.ended': true,
+  'session.next.reasoning.started': true,
+  'session.next.reasoning.delta': true,
+  'session.next.reasoning.ended': true,
+  'session.next.tool.input.started': true,
+  'session.next.tool.input.delta': true,
+  'session.next.tool.input.ended': true,
+  'session.next.tool.called': true,
+  'session.next.tool.success': true,
+  'session.next.tool.failed': true,
+  'session.next.retried': true,
+};
 
 function event<T extends EventType>(type: T, data: EventCatalog[T]): DomainEvent {
   return { kind: 'event', seq: 1, id: 'evt_000000000001AAAAAAAAAAAAAA', time: 0, cause: { request: 'req_000001' }, type, data } as DomainEvent;

@@ -11,7 +11,7 @@ describe('ruleResponder', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
     const spec = await loadSpec();
     const scenario = parseScenario('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ id: slow }] }, delay: 2s }\n', '<test>', spec);
-    const partition = createPartitions({ spec, resources: RESOURCES, seed: 'demo', realTime: false, initial: scenario, directory: '/home/dev/acme-web' }).default;
+    const partition = createPartitions({ spec, resources: RESOURCES, seed: 'demo', realTime: false, initial: scenario, directory: '/home/dev/acme-web', projectID: 'global' }).default;
     const waits: number[] = [];
     const responder = ruleResponder(projectContext('/home/dev/acme-web'), async (ms) => {
       waits.push(ms);

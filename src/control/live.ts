@@ -1,0 +1,83 @@
+/**
+ * `GET /__sim/live`: a partition's log as server-sent events, for the inspector (and anyone who would rather
+ * listen than poll). The first frame says where things stand (the journal, the recent events and control
+ * actions, the clock); then every entry the log takes is one frame, as it happens.
+ *
+ * Frames (each one JSON `data:` line):
+ *   {"type":"hello", partition, scenario, now, iso, realTime, lastSeq, journal: JournalEntry[],
+ *    entries: (DomainEvent | ControlEntry)[], reloadProblem: string | null}
+ *   {"type":"entry", entry: LogEntry}   exchange entries carry `changes`, as journal lines do
+ */
+import { describeEvent } from '../state/events.js';
+import type { ControlEntry, LogEntry } from '../state/log.js';
+import { createSseChannel, SSE_HEADERS } from '../http/sse.js';
+import type { Answer } from '../http/io.js';
+import type { Partition } from './partitions.js';
+
+/** How much of the log the hello frame carries: enough to fill the events panel, small enough to send at once. */
+export const HELLO_ENTRIES = 500;
+export const KEEP_ALIVE_MS = 15_000;
+/**
+ * An advance that fires many transitions writes its frames in one go, before the page reads any: allow
+ * a burst well past the API stream's buffer. A page dropped anyway reconnects and starts from a new hello.
+ */
+const MAX_QUEUED = 2000;
+
+export function liveAnswer(partition: Partition): Answer {
+  const channel = createSseChannel({ maxQueued: MAX_QUEUED });
+  const log = partition.log;
+  const retained = log.entries();
+  const entries = retained.filter((e) => e.kind !== 'exchange').slice(-HELLO_ENTRIES);
+  channel.send(
+    JSON.stringify({
+      type: 'hello',
+      partition: partition.name,
+      scenario: partition.scenario?.name ?? null,
+      now: partition.clock.now(),
+      iso: new Date(partition.clock.now()).toISOString(),
+      realTime: partition.clock.realTime,
+      lastSeq: log.lastSeq,
+      journal: partition.journal.entries(),
+      entries,
+      reloadProblem: reloadProblem(retained),
+    }),
+  );
+
+  // Events are logged before the exchange that caused them: they wait here, by request id, to go with it.
+  const pending = new Map<string, string[]>();
+  const unsubscribe = log.subscribe((entry: LogEntry) => {
+    // Every request is journaled right after its events, so this stays small; the bound is a safety net.
+    if (pending.size > 1000) pending.clear();
+    if (entry.kind === 'event' && 'request' in entry.cause) {
+      const id = entry.cause.request;
+      pending.set(id, [...(pending.get(id) ?? []), describeEvent(entry)]);
+    }
+    let frame: LogEntry & { changes?: string[] } = entry;
+    if (entry.kind === 'exchange') {
+      const changes = pending.get(entry.id);
+      pending.delete(entry.id);
+      if (changes) frame = { ...entry, changes };
+    }
+    channel.send(JSON.stringify({ type: 'entry', entry: frame }));
+  });
+  // Wall time, not virtual: it keeps proxies and the browser from timing the connection out.
+  const keepAlive = setInterval(() => channel.comment('keep-alive'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  channel.onClose(() => {
+    clearInterval(keepAlive);
+    unsubscribe();
+  });
+  return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream };
+}
+
+/** The problem of the last refused reload, unless a good reload, a reset or a switch came after it. */
+function reloadProblem(entries: LogEntry[]): string | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i] as LogEntry;
+    if (entry.kind !== 'control') continue;
+    const action: ControlEntry['action'] = entry.action;
+    if (action === 'reload.failed') return entry.detail ?? 'The scenario file was changed and does not load';
+    if (action === 'reload' || action === 'reset' || action === 'scenario') return null;
+  }
+  return null;
+}
