@@ -371,6 +371,7 @@ function onEntry(entry) {
   switch (entry.action) {
     case 'reset':
     case 'scenario':
+    case 'reload':
       // The journal starts afresh with the world (as GET /__sim/journal does); the events list keeps going.
       setClock(entry.time);
       summaries.clear();
@@ -379,10 +380,7 @@ function onEntry(entry) {
       setBanner(null);
       void refreshScenarios();
       scheduleCoverage();
-      break;
-    case 'reload':
-      setBanner(null);
-      journal.add(entry);
+      if (entry.action === 'reload') journal.add(entry);
       break;
     case 'reload.failed':
       setBanner(entry.detail ?? 'The scenario file was changed and does not load');

@@ -1,9 +1,9 @@
 /**
  * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest).
  * `createPipeline(deps)`: one request, top to bottom, on plain Node types:
- *   1 ingest (and pick the partition) → 2 control plane → 3 route → 4 validate request → 5 choose who answers
- *   → 6 check the answer → 7 journal (into the partition's log) → 8 send; every failure on the way meets one
- *   error writer.
+ *   1 ingest (and pick the partition) → 2 control plane → (auth, when on) → 3 route → 4 validate request
+ *   → 5 choose who answers → 6 check the answer → 7 journal (into the partition's log) → 8 send; every failure
+ *   on the way meets one error writer.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';

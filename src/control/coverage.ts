@@ -77,7 +77,7 @@ export function createCoverage(log: EventLog, spec: SpecIndex, scenario: () => S
     } else if (entry.kind === 'event') {
       const definition = scenario();
       if (entry.transition && definition) bump(counts.transitions, transitionKey(definition.name, entry.transition));
-    } else if (entry.action === 'scenario') {
+    } else if (entry.action === 'scenario' || entry.action === 'reload') {
       learn();
     } else if (entry.action === 'rule.added' && entry.detail !== undefined && !counts.rules.has(entry.detail)) {
       counts.rules.set(entry.detail, 0);

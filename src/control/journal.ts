@@ -60,6 +60,8 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     } else if (entry.action === 'reset' || entry.action === 'scenario') {
       clear();
     } else if (SHOWN.has(entry.action)) {
+      // A reload is a new world too: the journal starts again from it.
+      if (entry.action === 'reload') clear();
       record({ kind: 'control', time: entry.time, action: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) });
     }
   });

@@ -10,6 +10,7 @@ import type { ResourceCatalog } from '../resources/index.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { createEngine, type Engine } from '../state/engine.js';
+import type { ControlAction } from '../state/log.js';
 import { createEventStream, type EventStream } from '../stream/event-stream.js';
 import { createCoverage, type Coverage } from './coverage.js';
 import { createExchangeDetails, type ExchangeDetails } from './exchange-details.js';
@@ -36,7 +37,7 @@ export interface Partition extends Engine {
   /** Back to the start: world, clock, run-time rules, replay cursors (coverage keeps counting). */
   restart(): void;
   /** Switches scenario (or none) and restarts. */
-  switchTo(definition: ScenarioDefinition | undefined): void;
+  switchTo(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
 }
 
 export interface Partitions {
@@ -95,9 +96,9 @@ export function createPartitions(options: PartitionsOptions): Partitions {
         forget();
         engine.reset();
       },
-      switchTo(next: ScenarioDefinition | undefined) {
+      switchTo(next: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }) {
         forget();
-        engine.use(next);
+        engine.use(next, why);
       },
       dispose() {
         events.dispose();

@@ -77,8 +77,7 @@ function watchScenario({ config, library, partitions, spec }: PipelineDeps, load
     reloaded(definition) {
       const restarted = serving();
       for (const partition of restarted) {
-        partition.switchTo(definition);
-        partition.note('reload', `${definition.name} from ${file}`);
+        partition.switchTo(definition, { action: 'reload', detail: `${definition.name} from ${file}` });
       }
       config.log(`watch: reloaded ${definition.name} from ${file}; ${restarted.length} partition${restarted.length === 1 ? '' : 's'} restarted`);
     },

@@ -21,8 +21,11 @@ export interface Engine {
   commit(drafts: readonly EventDraft[], cause: EventCause): DomainEvent[];
   /** Advances the clock, firing what falls due on the way; logged as a control action. */
   advance(ms: number): number;
-  /** Switches to a scenario (or none) and starts it afresh: new world, clock at its start, no timers. */
-  use(definition: ScenarioDefinition | undefined): void;
+  /**
+   * Switches to a scenario (or none) and starts it afresh: new world, clock at its start, no timers. Logged
+   * as a `scenario` action, or as `why` says (a hot reload is a switch to the file's new version).
+   */
+  use(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
   /** The current scenario from its start again. */
   reset(): void;
   /** Notes a control action in the log (the readers clear or count on it). */
@@ -104,10 +107,10 @@ export function createEngine(options: EngineOptions): Engine {
       engine.note('advance', `${ms} ms`);
       return now;
     },
-    use(definition) {
+    use(definition, why) {
       scenario = definition;
       start();
-      engine.note('scenario', definition?.name ?? 'none');
+      engine.note(why?.action ?? 'scenario', why?.detail ?? definition?.name ?? 'none');
     },
     reset() {
       start();

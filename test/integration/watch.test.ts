@@ -75,13 +75,28 @@ describe('watch', () => {
     expect(await formTitles(sim)).toHaveLength(3);
     expect(lines.join('\n')).toContain(`${file}:${line}:`);
 
-    // A good edit: the world starts again from the new text.
+    // A good edit: the world starts again from the new text, and subscribers of the event stream are told.
+    const stream = await fetch(`${sim.url}/api/event`);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let streamed = '';
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        streamed += new TextDecoder().decode(value);
+        if (streamed.includes('global.disposed')) return;
+      }
+    })();
     writeFileSync(file, text.replace(`title: ${FIRST_FORM}\n    mode: form`, 'title: Set up the NEW settings page\n    mode: form'));
     const reload = await controlEntry(sim, 'reload');
     expect(reload).toMatchObject({ kind: 'control', action: 'reload', detail: `forms-settling from ${file}` });
     expect(await sim.clock.now()).toBe(start);
     expect(await formTitles(sim)).toEqual(['Set up the NEW settings page', 'Pick a reviewer']);
     expect(lines.some((l) => l.startsWith('watch: reloaded forms-settling'))).toBe(true);
+    await reading;
+    await reader.cancel();
+    const disposed = streamed.split('\n').find((l) => l.includes('global.disposed')) ?? '';
+    expect(JSON.parse(disposed.slice('data: '.length))).toMatchObject({ type: 'global.disposed', data: {}, metadata: { reason: 'reload', detail: `forms-settling from ${file}` } });
   }, 10_000);
 
   it('reloads a file an editor saves by renaming a new one over it, in every partition serving it', async () => {
