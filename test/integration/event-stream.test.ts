@@ -62,6 +62,7 @@ describe('GET /api/event read by the official client', () => {
   it('delivers a forms story in order, each frame valid against the spec', async () => {
     const sim = await start('forms-settling');
     const sub = await subscribe(sim.url);
+    const elsewhere = await subscribe(`${sim.url}/__partition/other`);
     expect(sub.frames[0]).toMatchObject({ type: 'server.connected', data: {} });
 
     expect((await call(sim.url, 'POST', `/api/session/${SES}/agent`, { agent: 'plan' })).status).toBe(204);
@@ -72,6 +73,8 @@ describe('GET /api/event read by the official client', () => {
     await until(() => sub.types().includes('form.cancelled'), 'form.cancelled');
 
     expect(sub.types()).toEqual(['server.connected', 'session.next.agent.switched', 'form.created', 'form.replied', 'form.cancelled']);
+    // The other partition's clock did not move and nobody spoke to it.
+    expect(elsewhere.types()).toEqual(['server.connected']);
     for (const frame of sub.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
     const [, switched, created, replied, cancelled] = sub.frames as [Frame, Frame, Frame, Frame, Frame];
     expect(switched.data).toMatchObject({ sessionID: SES, agent: 'plan' });
@@ -115,6 +118,7 @@ describe('GET /api/event read by the official client', () => {
   it('announces an OAuth attempt polled to completion once', async () => {
     const sim = await start('oauth-pending-then-complete');
     const sub = await subscribe(sim.url);
+    const elsewhere = await subscribe(`${sim.url}/__partition/other`);
     for (let i = 0; i < 4; i++) {
       const res = await call(sim.url, 'GET', '/api/integration/attempt/con_203a64b00001CrBDw85dYNzrGb');
       expect(((await res.json()) as { data: { status: string } }).data.status).toBe(i < 2 ? 'pending' : 'complete');
@@ -124,6 +128,7 @@ describe('GET /api/event read by the official client', () => {
     expect(sub.types()).toEqual(['server.connected', 'integration.attempt.settled', 'integration.connection.updated', 'integration.updated']);
     expect(sub.frames[1]?.data).toEqual({ attemptID: 'con_203a64b00001CrBDw85dYNzrGb', integrationID: 'openai', status: 'complete' });
     expect(sub.frames[2]?.data).toEqual({ integrationID: 'openai' });
+    expect(elsewhere.types()).toEqual(['server.connected']);
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
   });
 
