@@ -9,7 +9,7 @@ import type { AcceptedRequest } from '../../src/answerers/responder.js';
 import { SessionBusyError } from '../../src/errors.js';
 import { RESOURCES } from '../../src/resources/index.js';
 import { pageMessages } from '../../src/resources/message-page.js';
-import { generateTurn } from '../../src/resources/turns.js';
+import { generateTurn } from '../../src/resources/generated-turn.js';
 import { ScenarioError } from '../../src/scenarios/definition.js';
 import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
