@@ -111,6 +111,7 @@ export function possibleTransitions(definition: ScenarioDefinition): Transition[
   }
   for (const sh of definition.shells) {
     if (sh.completes && sh.completes.at <= start) continue;
+    if (sh.started > start) add('shell', sh.id, 'scheduled', 'running');
     if (sh.completes) add('shell', sh.id, 'running', 'exited');
     // A timeout update can give any running command a deadline.
     add('shell', sh.id, 'running', 'timeout');

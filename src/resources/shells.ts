@@ -8,7 +8,8 @@ import { draft } from '../state/events.js';
 import type { ShellState, World } from '../state/world.js';
 import { answered, changeState, locationAnswer, type ResourceModule } from './resource.js';
 
-function record(shell: ShellState, projectDirectory: string): Record<string, unknown> {
+/** The command as the API shows it (`ShellCommand`); a command with no `cwd` runs in the project directory. */
+export function shellRecord(shell: ShellState, projectDirectory: string): Record<string, unknown> {
   const { definition, status, completed, exit } = shell;
   return {
     id: definition.id,
@@ -26,17 +27,18 @@ function record(shell: ShellState, projectDirectory: string): Record<string, unk
 
 function shellOrThrow(world: World, id: string | undefined): ShellState {
   const shell = world.shells.get(id ?? '');
-  if (!shell) throw new ShellNotFoundError(id ?? '');
+  // A command scheduled to start later does not exist yet.
+  if (!shell || shell.status === 'scheduled') throw new ShellNotFoundError(id ?? '');
   return shell;
 }
 
 export const shells: ResourceModule = {
   handlers: {
-    'v2.shell.get': (request, context) => answered(locationAnswer(request, context, record(shellOrThrow(context.world, request.pathParams.id), context.project.directory))),
+    'v2.shell.get': (request, context) => answered(locationAnswer(request, context, shellRecord(shellOrThrow(context.world, request.pathParams.id), context.project.directory))),
 
     'v2.shell.timeout': (request, context) => {
       const shell = shellOrThrow(context.world, request.pathParams.id);
-      const answer = locationAnswer(request, context, record(shell, context.project.directory));
+      const answer = locationAnswer(request, context, shellRecord(shell, context.project.directory));
       if (shell.status !== 'running') return answered(answer);
       const timeout = (request.body as { timeout: number }).timeout;
       return answered(answer, draft('shell.timeout.updated', { id: shell.definition.id, timeout }));
@@ -44,6 +46,7 @@ export const shells: ResourceModule = {
   },
 
   appliers: {
+    'shell.created': (world, { data }) => changeState('shell', data.id, world.shells.get(data.id), 'running'),
     'shell.timeout.updated': (world, { data, time }) => {
       const shell = world.shells.get(data.id);
       if (shell) shell.deadline = data.timeout === 0 ? undefined : time + data.timeout;
@@ -56,12 +59,14 @@ export const shells: ResourceModule = {
     ids: (world) => world.shells.keys(),
     next(world, id) {
       const shell = world.shells.get(id);
+      if (shell?.status === 'scheduled') return shell.definition.started;
       if (shell?.status !== 'running') return undefined;
       const times = [shell.definition.completes?.at, shell.deadline].filter((t): t is number => t !== undefined);
       return times.length ? Math.min(...times) : undefined;
     },
     fire(world, id, now) {
       const shell = world.shells.get(id);
+      if (shell?.status === 'scheduled') return shell.definition.started <= now ? [draft('shell.created', { id })] : [];
       if (shell?.status !== 'running') return [];
       const done = shell.definition.completes;
       // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.

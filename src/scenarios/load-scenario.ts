@@ -177,15 +177,18 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const shells = ((source.shells as Json[] | undefined) ?? []).map((sh, i): ShellDefinition => {
     const timeout = sh.timeout as number | undefined;
     const completes = sh.completes as Json | undefined;
+    const started = sh.starts === undefined ? start : ms(sh.starts);
+    // A command's times are its own: its timeout and completion count from when it starts.
+    const after = (value: unknown) => started + (parseDuration(value as string | number) ?? 0);
     return {
       id: sh.id as string,
       command: sh.command as string,
       cwd: sh.cwd as string | undefined,
       shell: (sh.shell as string | undefined) ?? '/bin/bash',
       pid: (sh.pid as number | undefined) ?? 4100 + i,
-      started: start,
-      deadline: timeout ? start + timeout : undefined,
-      completes: completes ? { at: ms(completes.after), exit: (completes.exit as number | undefined) ?? 0 } : undefined,
+      started,
+      deadline: timeout ? started + timeout : undefined,
+      completes: completes ? { at: after(completes.after), exit: (completes.exit as number | undefined) ?? 0 } : undefined,
     };
   });
   duplicates(shells.map((s) => s.id), (id, index) => problems.push(at(['shells', index, 'id'], `shell ${id} is declared twice`)));

@@ -55,6 +55,8 @@ export interface EventCatalog {
   'form.created': { form: Json & { id: string; sessionID: string } };
   'form.replied': { id: string; sessionID: string; answer: Json };
   'form.cancelled': { id: string; sessionID: string };
+  /** A scenario command starts; published with the command's record (`shell.created {info}`). */
+  'shell.created': { id: string };
   'shell.exited': { id: string; status: 'exited' | 'timeout'; exit?: number };
   /** sim: a running shell's timeout replaced (0 clears it), counted from the event's time. */
   'shell.timeout.updated': { id: string; timeout: number };

@@ -6,7 +6,7 @@
 export const RESOURCE_STATES = {
   session: ['idle', 'busy'],
   form: ['scheduled', 'pending', 'answered', 'cancelled'],
-  shell: ['running', 'exited', 'timeout'],
+  shell: ['scheduled', 'running', 'exited', 'timeout'],
   attempt: ['pending', 'complete', 'failed', 'expired'],
 } as const;
 
@@ -27,6 +27,7 @@ export const TRANSITIONS: { readonly [K in StatefulKind]: ReadonlyArray<readonly
     ['pending', 'cancelled'],
   ],
   shell: [
+    ['scheduled', 'running'],
     ['running', 'exited'],
     ['running', 'timeout'],
   ],

@@ -210,7 +210,8 @@ export function createWorld(scenario: ScenarioDefinition): World {
   );
   const shells = new Map(
     scenario.shells.map((definition): [string, ShellState] => {
-      const state: ShellState = { definition, status: 'running', deadline: definition.deadline };
+      // A command that starts later does not exist until then (the timeline starts it).
+      const state: ShellState = { definition, status: definition.started > start ? 'scheduled' : 'running', deadline: definition.deadline };
       const done = definition.completes;
       if (done && done.at <= start) Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
       return [definition.id, state];

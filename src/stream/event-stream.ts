@@ -79,14 +79,15 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   const read = (entry: LogEntry) => {
     if (entry.kind === 'event') {
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
-      const envelope = publish(entry, options.directory, sequence);
+      const around = { directory: options.directory, world: engine.world };
+      const envelope = publish(entry, around, sequence);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
       // A session going idle has finished its work: its record changed (time.updated), as the real server
       // announces after a turn. Derived here, from the world as the event left it.
       if (entry.type === 'session.status' && entry.data.status.type === 'idle' && engine.world) {
         const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, options);
         if (info) {
-          const updated = publish({ ...entry, type: 'session.updated', data: { sessionID: entry.data.sessionID, info } } as unknown as DomainEvent, options.directory, sequence);
+          const updated = publish({ ...entry, type: 'session.updated', data: { sessionID: entry.data.sessionID, info } } as unknown as DomainEvent, around, sequence);
           if (updated && subscribers.size) broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);
         }
       }

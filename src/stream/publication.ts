@@ -7,6 +7,7 @@
  */
 import type { DomainEvent, EventType } from '../state/events.js';
 import type { World } from '../state/world.js';
+import { shellRecord } from '../resources/shells.js';
 
 export interface Envelope {
   id: string;
@@ -33,8 +34,19 @@ const INTERNAL = new Set<EventType>([
   'session.turn.started',
 ]);
 
+/** What a reshape may read besides the event: where it happened, and the world as the event left it. */
+export interface Surroundings {
+  directory: string;
+  world?: World;
+}
+
 /** Reshapes where the domain event's data is not the client's. */
-const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>) => { type: string; data: Json } } = {
+const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json } } = {
+  // The world knows which command started; the client is sent the command's record, as the real server sends it.
+  'shell.created': ({ data }, { world, directory }) => {
+    const shell = world?.shells.get(data.id);
+    return { type: 'shell.created', data: { info: shell ? shellRecord(shell, directory) : { id: data.id } } };
+  },
   // The admission of a queued compaction is announced as its start: the simulator does not run compactions.
   'session.next.compaction.admitted': ({ data }) => ({
     type: 'session.next.compaction.started',
@@ -137,10 +149,11 @@ function slugOf(sessionID: string): string {
 }
 
 /** The envelope a domain event is published as, or undefined for an internal one. */
-export function publish(event: DomainEvent, directory: string, sequence: SequenceCounter): Envelope | undefined {
+export function publish(event: DomainEvent, around: Surroundings, sequence: SequenceCounter): Envelope | undefined {
   if (!isPublished(event.type)) return undefined;
-  const reshape = RESHAPE[event.type] as ((e: DomainEvent) => { type: string; data: Json }) | undefined;
-  const { type, data } = reshape ? reshape(event) : { type: event.type, data: event.data as Json };
+  const { directory } = around;
+  const reshape = RESHAPE[event.type] as ((e: DomainEvent, around: Surroundings) => { type: string; data: Json }) | undefined;
+  const { type, data } = reshape ? reshape(event, around) : { type: event.type, data: event.data as Json };
   const aggregate = sessionAggregate(type, data);
   // Key order as the real server writes it: id, type, durable, location, data.
   return {

@@ -18,9 +18,10 @@ const stage = { messageID: 'msg_203a52106001tZWYWeFGLbY095' };
 
 const app = () => createApp({ scenario: 'default', log: () => {} });
 
+/** The sessions' events (the scenario's commands and forms keep their own time alongside). */
 async function events(sim: App, after = 0): Promise<Json[]> {
   const res = await request(sim).get(`/__sim/events?after=${after}`).expect(200);
-  return (res.body.entries as Json[]).filter((e) => e.kind === 'event');
+  return (res.body.entries as Json[]).filter((e) => e.kind === 'event' && String(e.type).startsWith('session.'));
 }
 
 async function advance(sim: App, ms: number): Promise<number> {

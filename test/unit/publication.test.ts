@@ -26,6 +26,7 @@ const CATALOG: Record<EventType, true> = {
   'form.created': true,
   'form.replied': true,
   'form.cancelled': true,
+  'shell.created': true,
   'shell.exited': true,
   'shell.timeout.updated': true,
   'pty.created': true,
@@ -80,17 +81,17 @@ describe('publication', () => {
   });
 
   it('keeps internal bookkeeping off the stream', () => {
-    expect(publish(event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }), '/p', createSequenceCounter())).toBeUndefined();
-    expect(publish(event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }), '/p', createSequenceCounter())).toBeUndefined();
+    expect(publish(event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }), { directory: '/p' }, createSequenceCounter())).toBeUndefined();
+    expect(publish(event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }), { directory: '/p' }, createSequenceCounter())).toBeUndefined();
   });
 
   it('numbers session aggregates per session and leaves other events without durable', () => {
     const sequence = createSequenceCounter();
     const switched = (sessionID: string) => event('session.next.agent.switched', { timestamp: 0, sessionID, messageID: 'msg_1', agent: 'plan' });
-    expect(publish(switched('ses_a'), '/p', sequence)?.durable).toEqual({ aggregateID: 'ses_a', seq: 0, version: 1 });
-    expect(publish(switched('ses_a'), '/p', sequence)?.durable?.seq).toBe(1);
-    expect(publish(switched('ses_b'), '/p', sequence)?.durable?.seq).toBe(0);
-    const status = publish(event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }), '/p', sequence);
+    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable).toEqual({ aggregateID: 'ses_a', seq: 0, version: 1 });
+    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable?.seq).toBe(1);
+    expect(publish(switched('ses_b'), { directory: '/p' }, sequence)?.durable?.seq).toBe(0);
+    const status = publish(event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }), { directory: '/p' }, sequence);
     expect(status).toEqual({ id: 'evt_000000000001AAAAAAAAAAAAAA', type: 'session.status', location: { directory: '/p' }, data: { sessionID: 'ses_a', status: { type: 'busy' } } });
   });
 });
