@@ -100,6 +100,7 @@ export function possibleTransitions(definition: ScenarioDefinition): Transition[
   const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) => out.push({ kind, id, from, to });
   const start = definition.start;
   for (const s of definition.sessions) {
+    if (s.appears > start) add('session', s.id, 'scheduled', 'idle');
     // Any session plays an agent turn on a synthetic message with resume (scripted or generated): idle → busy → idle.
     add('session', s.id, 'idle', 'busy');
     add('session', s.id, 'busy', 'idle');

@@ -8,7 +8,7 @@ import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusy
 import { jsonAnswer } from '../http/io.js';
 import type { MessageRecord } from '../scenarios/definition.js';
 import { draft } from '../state/events.js';
-import type { SessionState, World } from '../state/world.js';
+import { inBusyWindow, type SessionState, type World } from '../state/world.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 import { answered, changeState, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
 import { admitPrompt, fireTurns, nextTurnInstant, turnAppliers } from './turns.js';
@@ -18,8 +18,14 @@ type Body = Record<string, unknown>;
 /** The real server's snapshot of an empty tree, for a revert the scenario does not describe. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-function session(world: World, id: string | undefined): SessionState {
+/** A session that exists now: one the scenario creates later is unknown until then. */
+function existing(world: World, id: string | undefined): SessionState | undefined {
   const found = world.sessions.get(id ?? '');
+  return found?.status === 'scheduled' ? undefined : found;
+}
+
+function session(world: World, id: string | undefined): SessionState {
+  const found = existing(world, id);
   if (!found) throw new SessionNotFoundError(id ?? '');
   return found;
 }
@@ -86,7 +92,7 @@ export const sessions: ResourceModule = {
     'v2.session.revert.stage': (request, { world, now }) => {
       const sessionID = request.pathParams.sessionID ?? '';
       const messageID = (request.body as Body).messageID as string;
-      const state = world.sessions.get(sessionID);
+      const state = existing(world, sessionID);
       // SessionNotFoundError is not declared here: an unknown session has no such message either.
       if (!state) throw new MessageNotFoundError(sessionID, messageID);
       if (state.status === 'busy') throw new SessionBusyError(sessionID);
@@ -99,7 +105,7 @@ export const sessions: ResourceModule = {
     'v2.session.question.reply': (request, { world }) => {
       const requestID = request.pathParams.requestID ?? '';
       const sessionID = request.pathParams.sessionID ?? '';
-      if (!world.sessions.get(sessionID)?.questions.has(requestID)) throw new QuestionNotFoundError(requestID);
+      if (!existing(world, sessionID)?.questions.has(requestID)) throw new QuestionNotFoundError(requestID);
       return answered(NO_CONTENT, draft('question.v2.replied', { sessionID, requestID, answers: (request.body as { answers: string[][] }).answers }));
     },
 
@@ -134,6 +140,7 @@ export const sessions: ResourceModule = {
       world.sessions.get(data.sessionID)?.questions.delete(data.requestID);
     },
     'session.status': (world, { data }) => changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
+    'session.created': (world, { data }) => changeState('session', data.sessionID, world.sessions.get(data.sessionID), 'idle'),
   },
 
   timeline: {
@@ -142,6 +149,7 @@ export const sessions: ResourceModule = {
     next(world, id, now) {
       const state = world.sessions.get(id);
       if (!state) return undefined;
+      if (state.status === 'scheduled') return state.definition.appears;
       const boundaries = state.definition.busy.flatMap((w) => [w.from, w.until]).filter((t): t is number => t !== undefined && t > now);
       const turn = nextTurnInstant(state);
       if (turn !== undefined) boundaries.push(turn);
@@ -149,6 +157,12 @@ export const sessions: ResourceModule = {
     },
     fire(world, id, now) {
       const state = world.sessions.get(id);
+      if (state?.status === 'scheduled') {
+        if (state.definition.appears > now) return [];
+        // Created inside one of its busy windows, it is busy from the first instant.
+        const busy = inBusyWindow(state.definition, now) ? [draft('session.status', { sessionID: id, status: { type: 'busy' } })] : [];
+        return [draft('session.created', { sessionID: id }), ...busy];
+      }
       return state ? fireTurns(world, state, now) : [];
     },
   },

@@ -47,6 +47,8 @@ export interface TurnScript {
 export interface SessionDefinition {
   readonly id: string;
   readonly title?: string;
+  /** When the session is created (virtual time); before it, it does not exist. */
+  readonly appears: number;
   readonly busy: readonly Window[];
   /** How long a generated turn plays (a scripted one takes what its script says); natural length when absent. */
   readonly busyAfterSynthetic?: number;

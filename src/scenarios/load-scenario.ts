@@ -147,6 +147,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     return {
       id: s.id as string,
       title: s.title as string | undefined,
+      appears: s.appears === undefined ? start : ms(s.appears),
       busy: ((s.busy as Json[] | undefined) ?? []).map((w): Window => ({ from: ms(w.from), until: w.until === undefined ? undefined : ms(w.until) })),
       busyAfterSynthetic: s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic as string | number),
       messages: [...messages].sort((a, b) => a.time.created - b.time.created),

@@ -21,6 +21,8 @@ type RetryError = { message: string; statusCode?: number; isRetryable: boolean; 
 type StepData = { timestamp: number; sessionID: string; assistantMessageID: string };
 
 export interface EventCatalog {
+  /** A scenario session is created (its `appears` time); published with its record. */
+  'session.created': { sessionID: string };
   'session.status': { sessionID: string; status: { type: 'busy' | 'idle' } };
   'session.next.agent.switched': { timestamp: number; sessionID: string; messageID: string; agent: string };
   'session.next.model.switched': { timestamp: number; sessionID: string; messageID: string; model: { id: string; providerID: string; variant?: string } };

@@ -4,7 +4,7 @@
  * rule checks and the coverage report all read them from here, so a state cannot exist in one place only.
  */
 export const RESOURCE_STATES = {
-  session: ['idle', 'busy'],
+  session: ['scheduled', 'idle', 'busy'],
   form: ['scheduled', 'pending', 'answered', 'cancelled'],
   shell: ['scheduled', 'running', 'exited', 'timeout'],
   attempt: ['pending', 'complete', 'failed', 'expired'],
@@ -18,6 +18,7 @@ export const STATEFUL_KINDS = Object.keys(RESOURCE_STATES) as StatefulKind[];
 /** Every transition a kind can make, `from → to`; coverage counts which of them a run made happen. */
 export const TRANSITIONS: { readonly [K in StatefulKind]: ReadonlyArray<readonly [ResourceState<K>, ResourceState<K>]> } = {
   session: [
+    ['scheduled', 'idle'],
     ['idle', 'busy'],
     ['busy', 'idle'],
   ],

@@ -198,7 +198,8 @@ export function createWorld(scenario: ScenarioDefinition): World {
         queue: [],
         turnsStarted: 0,
       };
-      state.status = busyAt(state, start) ? 'busy' : 'idle';
+      // A session created later does not exist until then (the timeline creates it).
+      state.status = definition.appears > start ? 'scheduled' : busyAt(state, start) ? 'busy' : 'idle';
       return [definition.id, state];
     }),
   );

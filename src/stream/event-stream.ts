@@ -79,7 +79,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   const read = (entry: LogEntry) => {
     if (entry.kind === 'event') {
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
-      const around = { directory: options.directory, world: engine.world };
+      const around = { directory: options.directory, projectID: options.projectID, world: engine.world };
       const envelope = publish(entry, around, sequence);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
       // A session going idle has finished its work: its record changed (time.updated), as the real server

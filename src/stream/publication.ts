@@ -37,11 +37,17 @@ const INTERNAL = new Set<EventType>([
 /** What a reshape may read besides the event: where it happened, and the world as the event left it. */
 export interface Surroundings {
   directory: string;
+  projectID?: string;
   world?: World;
 }
 
 /** Reshapes where the domain event's data is not the client's. */
 const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json } } = {
+  // The client is sent the session's record, as the real server sends it.
+  'session.created': ({ data, time }, { world, directory, projectID }) => {
+    const info = world && sessionInfo(world, data.sessionID, time, { directory, projectID: projectID ?? 'global' });
+    return { type: 'session.created', data: { sessionID: data.sessionID, info: info ?? { id: data.sessionID } } };
+  },
   // The world knows which command started; the client is sent the command's record, as the real server sends it.
   'shell.created': ({ data }, { world, directory }) => {
     const shell = world?.shells.get(data.id);
@@ -102,7 +108,8 @@ export function createSequenceCounter(): SequenceCounter {
     },
     reset(world) {
       last.clear();
-      for (const [id, session] of world?.sessions ?? []) last.set(id, session.messages.length);
+      // A session the scenario creates later starts its numbering with its session.created, at 0.
+      for (const [id, session] of world?.sessions ?? []) if (session.status !== 'scheduled') last.set(id, session.messages.length);
     },
   };
 }
@@ -120,7 +127,8 @@ export interface PublicationContext {
 export function sessionInfo(world: World, sessionID: string, now: number, context: PublicationContext): Json | undefined {
   const session = world.sessions.get(sessionID);
   if (!session) return undefined;
-  const created = (session.messages[0]?.time.created as number | undefined) ?? world.scenario.start;
+  const { appears } = session.definition;
+  const created = appears > world.scenario.start ? appears : ((session.messages[0]?.time.created as number | undefined) ?? world.scenario.start);
   return {
     id: sessionID,
     slug: slugOf(sessionID),

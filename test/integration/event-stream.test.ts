@@ -115,6 +115,25 @@ describe('GET /api/event read by the official client', () => {
     expect(other.types()).toEqual(['server.connected']);
   });
 
+  it('announces a session created later, unknown before, numbered from 0', async () => {
+    const sim = await start('default');
+    const sub = await subscribe(sim.url);
+    const id = 'ses_dfc5aa0f1ffeOpenedLaterAbC';
+    const before = await call(sim.url, 'GET', `/api/session/${id}/message`);
+    expect(before.status).toBe(404);
+    expect(((await before.json()) as { _tag: string })._tag).toBe('SessionNotFoundError');
+    await sim.clock.advance('45s');
+    await until(() => sub.types().includes('session.created'), 'session.created');
+    const created = sub.frames.find((f) => f.type === 'session.created');
+    expect(created?.durable).toEqual({ aggregateID: id, seq: 0, version: 1 });
+    expect(created?.data).toMatchObject({ sessionID: id, info: { id, title: 'Review the checkout flow', directory: '/home/dev/acme-web' } });
+    expect((await call(sim.url, 'GET', `/api/session/${id}/message`)).status).toBe(200);
+    expect((await call(sim.url, 'POST', `/api/session/${id}/agent`, { agent: 'plan' })).status).toBe(204);
+    await until(() => sub.types().includes('session.next.agent.switched'), 'the switch');
+    expect(sub.frames.find((f) => f.type === 'session.next.agent.switched')?.durable?.seq).toBe(1);
+    for (const frame of sub.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
+  });
+
   it('announces a command that starts later, which does not exist before', async () => {
     const sim = await start('default');
     const sub = await subscribe(sim.url);

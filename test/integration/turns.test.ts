@@ -18,10 +18,10 @@ const stage = { messageID: 'msg_203a52106001tZWYWeFGLbY095' };
 
 const app = () => createApp({ scenario: 'default', log: () => {} });
 
-/** The sessions' events (the scenario's commands and forms keep their own time alongside). */
-async function events(sim: App, after = 0): Promise<Json[]> {
+/** One session's events (the scenario's other sessions, commands and forms keep their own time alongside). */
+async function events(sim: App, after = 0, sessionID = MAIN): Promise<Json[]> {
   const res = await request(sim).get(`/__sim/events?after=${after}`).expect(200);
-  return (res.body.entries as Json[]).filter((e) => e.kind === 'event' && String(e.type).startsWith('session.'));
+  return (res.body.entries as Json[]).filter((e) => e.kind === 'event' && (e.data as Json).sessionID === sessionID);
 }
 
 async function advance(sim: App, ms: number): Promise<number> {
@@ -118,7 +118,7 @@ describe('a generated turn over HTTP', () => {
       if (cursor) answers.push((await messages(sim, GENERATED, `?limit=3&cursor=${cursor}`)).text);
     }
     answers.push((await messages(sim, GENERATED, '?order=asc&limit=200')).text);
-    const logged = (await events(sim)).map((e) => ({ id: e.id, type: e.type, time: e.time, data: e.data }));
+    const logged = (await events(sim, 0, GENERATED)).map((e) => ({ id: e.id, type: e.type, time: e.time, data: e.data }));
     return { answers, events: logged };
   }
 

@@ -85,7 +85,7 @@ describe('parseScenario rules', () => {
 
   it('refuses a state a resource kind does not have, and an undeclared resource', () => {
     const found = problems('name: demo\nsessions: [{ id: ses_a }]\nrules:\n  - when: { operation: v2.plugin.list, state: { session: { id: ses_a, is: sleepy } } }\n    then: { status: 200, body: { data: [] } }\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
-    expect(found[0]).toMatch(/^4:\d+ must be one of "busy", "idle"$/);
+    expect(found[0]).toMatch(/^4:\d+ must be one of "scheduled", "busy", "idle"$/);
   });
 
   it('refuses a rule on a resource the scenario does not declare', () => {

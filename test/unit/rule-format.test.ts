@@ -51,7 +51,7 @@ describe('readRuntimeRule', () => {
       'runtime rule rul_1: times: must be >= 1',
     ]);
     expect(refusal({ when: { operation: 'v2.plugin.list', state: { session: { id: SESSION, is: 'sleepy' } } }, then: { status: 200 } })).toBe(
-      'runtime rule rul_1: when.state.session.is: must be one of "busy", "idle"',
+      'runtime rule rul_1: when.state.session.is: must be one of "scheduled", "busy", "idle"',
     );
     expect(refusal([])).toBe('runtime rule rul_1: rule must be object');
   });
