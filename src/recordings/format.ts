@@ -31,6 +31,11 @@ export interface RecordedResponse {
   body?: unknown;
   /** Server-sent events: each chunk with its offset from the start of the answer, in ms. */
   chunks?: Array<{ at: number; data: string }>;
+  /**
+   * The stream was still open when the client went away (an event stream never ends by itself): replay
+   * keeps it open after the last chunk, as the server did, instead of ending it.
+   */
+  open?: boolean;
 }
 
 export interface Interaction {

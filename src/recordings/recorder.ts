@@ -91,19 +91,19 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
         if (size <= MAX_RECORDED_STREAM_BYTES) chunks.push({ at: wallClock() - t0, data: chunk.toString('utf8') });
       });
       let written = false;
-      const finish = () => {
+      const finish = (open: boolean) => {
         if (written) return;
         written = true;
         write({
           seq: ++seq,
           ...base,
-          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks },
+          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks, ...(open ? { open } : {}) },
           timing: { started, durationMs: wallClock() - startedAt },
         });
       };
-      answer.stream.once('end', finish);
+      answer.stream.once('end', () => finish(false));
       tee.once('close', () => {
-        finish();
+        finish(true);
         // Nobody is reading any more: let go of the upstream connection too.
         (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
       });

@@ -122,13 +122,31 @@ function bodyDifference(recorded: unknown, live: unknown, at: string): string | 
 function toAnswer(interaction: Interaction): Answer {
   const { status, headers, body, chunks } = interaction.response;
   const rest = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
-  if (chunks) {
-    const stream = new PassThrough();
-    for (const chunk of chunks) stream.write(chunk.data);
-    stream.end();
-    return { kind: 'stream', status, headers: rest, stream };
-  }
+  if (chunks) return { kind: 'stream', status, headers: rest, stream: playChunks(chunks, interaction.response.open === true) };
   if (body === undefined) return { kind: 'empty', status, headers: rest };
   if (typeof body === 'string' && !String(headers['content-type'] ?? '').includes('json')) return { kind: 'raw', status, headers: rest, raw: Buffer.from(body) };
   return { kind: 'json', status, headers: rest, body };
+}
+
+/**
+ * A recorded stream played back as it was sent: each chunk at its offset from the start, then either the end
+ * (the server ended it) or nothing more, the stream left open as the server left it, so a client does not
+ * reconnect and see the same events again. The timers go with the stream when the client goes away.
+ */
+function playChunks(chunks: ReadonlyArray<{ at: number; data: string }>, open: boolean): PassThrough {
+  const stream = new PassThrough();
+  const timers: NodeJS.Timeout[] = [];
+  const started = Date.now();
+  chunks.forEach((chunk, i) => {
+    const last = i === chunks.length - 1;
+    timers.push(
+      setTimeout(() => {
+        stream.write(chunk.data);
+        if (last && !open) stream.end();
+      }, Math.max(0, chunk.at - (Date.now() - started))),
+    );
+  });
+  if (chunks.length === 0 && !open) stream.end();
+  stream.once('close', () => timers.forEach(clearTimeout));
+  return stream;
 }

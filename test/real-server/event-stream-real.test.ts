@@ -91,6 +91,8 @@ describe.skipIf(!realServerAvailable())('the real server event stream through th
       await recorder.close();
     }
     expect(readFileSync(recording, 'utf8')).toContain('session.next.agent.switched');
+    // The client went away from a stream the server had not ended: replay keeps it open likewise.
+    expect(readFileSync(recording, 'utf8')).toContain('"open": true');
 
     const replayer = await startServer({ port: 0, replay: recording, log: () => {} });
     const again = subscribe(replayer.url);
@@ -98,6 +100,9 @@ describe.skipIf(!realServerAvailable())('the real server event stream through th
       await until(() => again.frames.some((f) => f.type === 'session.next.agent.switched'), 'the replayed switch');
       const replayed = again.frames.filter((f) => f.durable?.aggregateID === sessionID).map((f) => f.type);
       expect(replayed).toEqual(['session.created', 'session.next.agent.switched']);
+      // Still open after the last recorded chunk: no reconnect, no second copy of the same events.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(again.frames.filter((f) => f.type === 'server.connected')).toHaveLength(1);
       expect(again.frames[0]?.type).toBe('server.connected');
     } finally {
       again.stop();
