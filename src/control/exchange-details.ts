@@ -5,8 +5,8 @@
  * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
  */
 import { TaggedError } from '../errors.js';
-import { answerBody, flatHeaders, type Answer, type Exchange } from '../http/io.js';
-import { redactBody, redactHeaders, redactQuery, type RedactionRules } from '../recordings/redact.js';
+import { answerBody, type Answer, type Exchange } from '../http/io.js';
+import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
 
 export const DEFAULT_EXCHANGE_CAPACITY = 200;
 export const BODY_LIMIT = 64 * 1024;
@@ -94,13 +94,7 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, byte
       const entry: StoredExchange = {
         id: exchange.id,
         time: exchange.now,
-        request: {
-          method: exchange.method,
-          path: exchange.pathname,
-          query: redactQuery(queryOf(exchange.searchParams), rules),
-          headers: redactHeaders(flatHeaders(exchange.headers), rules),
-          ...requestBody(exchange, rules),
-        },
+        request: { ...redactedRequestHead(exchange, rules), ...requestBody(exchange, rules) },
         response: {
           status: answer.status,
           kind: answer.kind,
@@ -145,15 +139,6 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, byte
 function requestNumber(id: string): number | undefined {
   const match = /^req_(\d+)$/.exec(id);
   return match ? Number(match[1]) : undefined;
-}
-
-function queryOf(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of params) {
-    const seen = out[name];
-    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
-  }
-  return out;
 }
 
 function requestBody(exchange: Exchange, rules: RedactionRules): { body?: StoredBody } {

@@ -7,9 +7,9 @@ import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:f
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { wallClock } from '../state/clock.js';
-import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
+import type { Answer, Exchange } from '../http/io.js';
 import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
-import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
+import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from './redact.js';
 
 /** How much of one streamed answer a recording keeps. */
 export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
@@ -17,15 +17,6 @@ export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
 export interface Recorder {
   /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
   capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
-}
-
-export function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const name of new Set(searchParams.keys())) {
-    const values = searchParams.getAll(name);
-    out[name] = values.length === 1 ? (values[0] as string) : values;
-  }
-  return out;
 }
 
 export function requestBody(exchange: Exchange): unknown {
@@ -59,13 +50,7 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
       const base = {
         operationId: route.operationId,
         pathParams: route.pathParams,
-        request: {
-          method: exchange.method,
-          path: exchange.pathname,
-          query: redactQuery(queryOf(exchange.searchParams), rules),
-          headers: redactHeaders(flatHeaders(exchange.headers), rules),
-          body: redactBody(requestBody(exchange), rules),
-        },
+        request: { ...redactedRequestHead(exchange, rules), body: redactBody(requestBody(exchange), rules) },
       };
       const started = new Date(startedAt).toISOString();
       if (answer.kind !== 'stream') {

@@ -3,6 +3,8 @@
  * fixed placeholder. The same redaction runs on live requests before replay matching, so a recording made
  * with one key replays for any key.
  */
+import { flatHeaders, type Exchange } from '../http/io.js';
+
 export const REDACTED = '[REDACTED]';
 
 export interface RedactionRules {
@@ -64,4 +66,24 @@ export function secretValues(headers: Record<string, string>, query: Record<stri
   };
   walk(body, JSON.parse(redacted ?? 'null'));
   return found.filter((v) => v.length > 0);
+}
+
+/** Query values by name (a repeated name keeps every value), as a recording and the inspector keep them. */
+export function queryOf(searchParams: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(name);
+    out[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return out;
+}
+
+/** A request's method, path, query and headers as anything that keeps them has them: secrets masked. */
+export function redactedRequestHead(exchange: Pick<Exchange, 'method' | 'pathname' | 'searchParams' | 'headers'>, rules: RedactionRules) {
+  return {
+    method: exchange.method,
+    path: exchange.pathname,
+    query: redactQuery(queryOf(exchange.searchParams), rules),
+    headers: redactHeaders(flatHeaders(exchange.headers), rules),
+  };
 }

@@ -9,8 +9,8 @@ import { PassThrough } from 'node:stream';
 import { SimRecordingNotFoundError } from '../errors.js';
 import type { Answer, Exchange } from '../http/io.js';
 import { parseRecording, type Interaction } from './format.js';
-import { queryOf, requestBody } from './recorder.js';
-import { redactBody, redactQuery, type RedactionRules } from './redact.js';
+import { requestBody } from './recorder.js';
+import { queryOf, redactBody, redactQuery, type RedactionRules } from './redact.js';
 
 export interface Route {
   operationId?: string;
