@@ -342,3 +342,17 @@ export class SimScenarioError extends TaggedError {
     super({ message: `The scenario does not load: ${problems.join('; ')}`, problems, hint: 'Fix each problem at the place it names; the format is scenarios/scenario.schema.json' });
   }
 }
+
+/** An exchange the inspector asked for that this partition does not keep (never made here, or evicted). */
+export class SimExchangeNotFoundError extends TaggedError {
+  readonly _tag = 'SimExchangeNotFoundError';
+  readonly status = 404;
+  constructor(id: string, evicted: boolean, capacity: number) {
+    super({
+      message: evicted ? `Exchange ${id} is no longer kept` : `No exchange ${id} in this partition`,
+      hint: evicted
+        ? `A partition keeps its last ${capacity} exchanges (fewer when their bodies are large), and a reset or scenario switch forgets them; repeat the request to see it again`
+        : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
+    });
+  }
+}

@@ -7,7 +7,7 @@
  */
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
-import type { EventLog, LogEntry } from '../state/log.js';
+import { WORLD_RESTARTS, type EventLog, type LogEntry } from '../state/log.js';
 import type { Transition } from '../state/events.js';
 
 interface OperationCounts {
@@ -77,7 +77,8 @@ export function createCoverage(log: EventLog, spec: SpecIndex, scenario: () => S
     } else if (entry.kind === 'event') {
       const definition = scenario();
       if (entry.transition && definition) bump(counts.transitions, transitionKey(definition.name, entry.transition));
-    } else if (entry.action === 'scenario' || entry.action === 'reload') {
+    } else if (WORLD_RESTARTS.has(entry.action)) {
+      // A switch or reload may bring another scenario, with transitions and rules of its own.
       learn();
     } else if (entry.action === 'rule.added' && entry.detail !== undefined && !counts.rules.has(entry.detail)) {
       counts.rules.set(entry.detail, 0);

@@ -4,7 +4,7 @@
  * out, for fewer of them, and with secrets already masked: what is stored here can be shown to anyone who
  * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
  */
-import { TaggedError } from '../errors.js';
+import { SimExchangeNotFoundError } from '../errors.js';
 import { answerBody, type Answer, type Exchange } from '../http/io.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
 
@@ -61,19 +61,6 @@ export interface ExchangeDetails {
   get(id: string): ExchangeDetail;
   clear(): void;
   readonly size: number;
-}
-
-export class SimExchangeNotFoundError extends TaggedError {
-  readonly _tag = 'SimExchangeNotFoundError';
-  readonly status = 404;
-  constructor(id: string, evicted: boolean, capacity: number) {
-    super({
-      message: evicted ? `Exchange ${id} is no longer kept` : `No exchange ${id} in this partition`,
-      hint: evicted
-        ? `A partition keeps its last ${capacity} exchanges (fewer when their bodies are large), and a reset or scenario switch forgets them; repeat the request to see it again`
-        : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
-    });
-  }
 }
 
 export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, bytesLimit = BYTES_LIMIT): ExchangeDetails {
@@ -166,24 +153,11 @@ function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBod
 
 /**
  * Masked before it is cut, so no secret survives in a prefix; kept as text, so a handler that later mutates
- * the object it answered with does not rewrite history. Masking copies the body, so it runs only when a
- * pointer is there to mask.
+ * the object it answered with does not rewrite history.
  */
 function storedJson(value: unknown, size: number | undefined, rules: RedactionRules): StoredBody {
-  const masked = rules.pointers.some((pointer) => resolves(value, pointer)) ? redactBody(value, rules) : value;
-  const text = JSON.stringify(masked) ?? 'null';
+  const text = JSON.stringify(redactBody(value, rules)) ?? 'null';
   return stored(text, size ?? Buffer.byteLength(text), true);
-}
-
-function resolves(value: unknown, pointer: string): boolean {
-  let node = value;
-  for (const part of pointer.split('/').slice(1)) {
-    if (typeof node !== 'object' || node === null) return false;
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!(key in node)) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return true;
 }
 
 function stored(text: string, size: number, json: boolean): StoredBody {

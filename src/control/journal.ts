@@ -5,7 +5,7 @@
  * resetting the scenario starts it afresh.
  */
 import { describeEvent } from '../state/events.js';
-import type { ControlEntry, EventLog, ExchangeEntry, LogEntry } from '../state/log.js';
+import { WORLD_RESTARTS, type ControlEntry, type EventLog, type ExchangeEntry, type LogEntry } from '../state/log.js';
 
 export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
   /** What the request changed in the world, one line per domain event it caused. */
@@ -30,6 +30,8 @@ const SHOWN: ReadonlySet<ControlEntry['action']> = new Set(['reload', 'reload.fa
 export interface Journal {
   entries(): JournalEntry[];
   clear(): void;
+  /** Told of each line as it is journaled (the inspector's live view shows them as they come). */
+  subscribe(listener: (line: JournalEntry) => void): () => void;
 }
 
 export function createJournal(log: EventLog, capacity = 1000): Journal {
@@ -42,10 +44,12 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     next = 0;
     changes = new Map();
   };
+  const listeners = new Set<(line: JournalEntry) => void>();
   const record = (entry: JournalEntry) => {
     if (ring.length < capacity) ring.push(entry);
     else ring[next] = entry;
     next = (next + 1) % capacity;
+    for (const listener of listeners) listener(entry);
   };
   log.subscribe((entry: LogEntry) => {
     if (entry.kind === 'event') {
@@ -57,16 +61,18 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       const caused = changes.get(entry.id);
       changes.delete(entry.id);
       record(caused ? { ...exchange, changes: caused } : exchange);
-    } else if (entry.action === 'reset' || entry.action === 'scenario') {
-      clear();
-    } else if (SHOWN.has(entry.action)) {
-      // A reload is a new world too: the journal starts again from it.
-      if (entry.action === 'reload') clear();
-      record({ kind: 'control', time: entry.time, action: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) });
+    } else {
+      // A new world starts the journal afresh; a reload (or a refused one) says so in it.
+      if (WORLD_RESTARTS.has(entry.action)) clear();
+      if (SHOWN.has(entry.action)) record({ kind: 'control', time: entry.time, action: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) });
     }
   });
   return {
     entries: () => (ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]),
     clear,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

@@ -6,9 +6,9 @@
  * Frames (each one JSON `data:` line):
  *   {"type":"hello", partition, scenario, now, iso, realTime, lastSeq, journal: JournalEntry[],
  *    entries: (DomainEvent | ControlEntry)[], reloadProblem: string | null}
- *   {"type":"entry", entry: LogEntry}   exchange entries carry `changes`, as journal lines do
+ *   {"type":"entry", entry: LogEntry}   an exchange is sent as its journal line (with `changes`, what it
+ *                                       made happen), marked `kind: "exchange"`
  */
-import { describeEvent } from '../state/events.js';
 import type { ControlEntry, LogEntry } from '../state/log.js';
 import { createSseChannel, SSE_HEADERS } from '../http/sse.js';
 import type { Answer } from '../http/io.js';
@@ -43,29 +43,21 @@ export function liveAnswer(partition: Partition): Answer {
     }),
   );
 
-  // Events are logged before the exchange that caused them: they wait here, by request id, to go with it.
-  const pending = new Map<string, string[]>();
-  const unsubscribe = log.subscribe((entry: LogEntry) => {
-    // Every request is journaled right after its events, so this stays small; the bound is a safety net.
-    if (pending.size > 1000) pending.clear();
-    if (entry.kind === 'event' && 'request' in entry.cause) {
-      const id = entry.cause.request;
-      pending.set(id, [...(pending.get(id) ?? []), describeEvent(entry)]);
-    }
-    let frame: LogEntry & { changes?: string[] } = entry;
-    if (entry.kind === 'exchange') {
-      const changes = pending.get(entry.id);
-      pending.delete(entry.id);
-      if (changes) frame = { ...entry, changes };
-    }
-    channel.send(JSON.stringify({ type: 'entry', entry: frame }));
+  // The journal already pairs an exchange with what it changed: its lines are the exchanges sent here. The
+  // journal reads the log before this does, so every frame still goes out in the log's order.
+  const unsubscribeLines = partition.journal.subscribe((line) => {
+    if (line.action === undefined) channel.send(JSON.stringify({ type: 'entry', entry: { kind: 'exchange', ...line } }));
+  });
+  const unsubscribeLog = log.subscribe((entry: LogEntry) => {
+    if (entry.kind !== 'exchange') channel.send(JSON.stringify({ type: 'entry', entry }));
   });
   // Wall time, not virtual: it keeps proxies and the browser from timing the connection out.
   const keepAlive = setInterval(() => channel.comment('keep-alive'), KEEP_ALIVE_MS);
   keepAlive.unref();
   channel.onClose(() => {
     clearInterval(keepAlive);
-    unsubscribe();
+    unsubscribeLines();
+    unsubscribeLog();
   });
   return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream };
 }

@@ -37,19 +37,29 @@ export function redactQuery(query: Record<string, string | string[]>, rules: Red
   return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, rules.query.includes(name) ? (Array.isArray(value) ? value.map(() => REDACTED) : REDACTED) : value]));
 }
 
-/** A copy of the body with every configured pointer that exists replaced. */
+/**
+ * The body with every configured pointer that exists replaced: a copy when one does, the body itself when
+ * none does (most bodies hold no secret, and copying each one would cost every recorded or shown exchange).
+ */
 export function redactBody(body: unknown, rules: RedactionRules): unknown {
   if (typeof body !== 'object' || body === null) return body;
-  const copy = structuredClone(body) as Record<string, unknown>;
-  for (const pointer of rules.pointers) {
-    const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const last = parts.pop();
-    if (last === undefined) continue;
-    let node: unknown = copy;
-    for (const part of parts) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
-    if (typeof node === 'object' && node !== null && last in node) (node as Record<string, unknown>)[last] = REDACTED;
-  }
+  const present = rules.pointers.map(pointerParts).filter((parts) => parts.length > 0 && parentOf(body, parts) !== undefined);
+  if (present.length === 0) return body;
+  const copy = structuredClone(body);
+  for (const parts of present) (parentOf(copy, parts) as Record<string, unknown>)[parts[parts.length - 1] as string] = REDACTED;
   return copy;
+}
+
+function pointerParts(pointer: string): string[] {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The object holding the pointer's last key, when the whole path exists. */
+function parentOf(body: unknown, parts: readonly string[]): object | undefined {
+  let node: unknown = body;
+  for (const part of parts.slice(0, -1)) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  const last = parts[parts.length - 1] as string;
+  return typeof node === 'object' && node !== null && last in node ? node : undefined;
 }
 
 /** Every secret value in a request, for making sure none of them reaches a log line or an error. */

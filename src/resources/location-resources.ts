@@ -15,6 +15,8 @@ import { answered, locationAnswer, type ResourceModule } from './resource.js';
 
 /** Shells the real server starts as login shells (it appends `-l` to their args). */
 const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+/** Commands that wait for a person at the terminal rather than end by themselves. */
+const INTERACTIVE_SHELLS = new Set([...POSIX_SHELLS, 'fish', 'nu', 'pwsh']);
 const DEFAULT_COMMAND = '/bin/bash';
 /**
  * How long a command that is not an interactive shell runs in a PTY before it exits 0. The real server's PTY
@@ -98,8 +100,8 @@ export const locationResources: ResourceModule = {
       status: 'running',
       pid: nextPid(world),
     };
-    const interactive = POSIX_SHELLS.has(posix.basename(command)) || ['fish', 'nu', 'pwsh'].includes(posix.basename(command));
-    const created = draft('pty.created', { info: record }, interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS });
+    const exits = INTERACTIVE_SHELLS.has(posix.basename(command)) ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
+    const created = draft('pty.created', { info: record }, exits);
     return answered(locationAnswer(request, context, record), created);
   },
 

@@ -9,7 +9,7 @@ import type { Answer } from '../http/io.js';
 import { createSseChannel, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent } from '../state/events.js';
-import type { LogEntry } from '../state/log.js';
+import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
 import { createSequenceCounter, publish, sessionInfo, type Envelope } from './publication.js';
 
@@ -42,8 +42,6 @@ interface Subscriber {
   /** Virtual time of the next heartbeat; the clock's moves are what make it due. */
   nextBeat: number;
 }
-
-const WORLD_ENDS = new Set(['reset', 'scenario', 'reload']);
 
 export function createEventStream(engine: Engine, options: EventStreamOptions): EventStream {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
@@ -93,7 +91,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       }
       return;
     }
-    if (entry.kind === 'control' && WORLD_ENDS.has(entry.action)) {
+    if (entry.kind === 'control' && WORLD_RESTARTS.has(entry.action)) {
       sequence.reset(engine.world);
       ids = createIds(createRandom(`${options.seed}:stream`));
       derivedIds = createIds(createRandom(`${options.seed}:derived`));
