@@ -52,18 +52,19 @@ export interface SimApp extends Express {
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const config = resolveConfig(options);
   const spec = await specAt(config.specPath);
+  // Served by every partition whose scenario declares no project of its own.
   const project = projectContext(config.projectDir, config.projectId);
   const passThrough = createModePassThrough(config, spec);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
-  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, directory: project.directory, projectID: project.id });
+  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, project });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));
   } else {
     // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    responders.push(ruleResponder(project), eventStreamResponder, scenarioResponder(RESOURCES, project), fallbackResponder(fallback, project));
+    responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
   }
   const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library };
   const app = express() as SimApp;

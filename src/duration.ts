@@ -1,5 +1,6 @@
 /**
- * Durations as people write them in scenarios: `250ms`, `30s`, `5m`, `1h`, `1m30s`, or a number of ms.
+ * Durations as people write them in scenarios: `250ms`, `30s`, `5m`, `1h`, `1m30s`, or a number of ms; and
+ * instants: a duration from a start, or an ISO 8601 date-time.
  */
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
@@ -21,3 +22,16 @@ export function parseDuration(value: string | number): number | undefined {
 
 /** The JSON Schema pattern of the same grammar, for the scenario format. */
 export const DURATION_PATTERN = '^(\\d+(\\.\\d+)?(ms|s|m|h))+$';
+
+/**
+ * An instant as virtual time: a duration counts from `start`; a date-time is itself, so it can name a moment
+ * before the start, which no duration can. Undefined for anything else (and for a date-time the format
+ * accepts but Date cannot read, such as a leap second).
+ */
+export function parseInstant(value: string | number, start: number): number | undefined {
+  const duration = parseDuration(value);
+  if (duration !== undefined) return start + duration;
+  if (typeof value === 'number') return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : time;
+}

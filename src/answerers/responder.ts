@@ -7,7 +7,6 @@ import { echoRequest } from './echo-request.js';
 import { BASIC_CHALLENGE } from '../errors.js';
 import type { Fallback } from './fallback.js';
 import type { Answer, Exchange } from '../http/io.js';
-import type { ProjectContext } from '../spec/location.js';
 import type { OperationDefinition } from '../spec/openapi.js';
 import type { Partition } from '../control/partitions.js';
 import type { Preferences } from './preferences.js';
@@ -31,7 +30,7 @@ export interface Responder {
   respond(request: AcceptedRequest): Promise<Answer | undefined>;
 }
 
-export function fallbackResponder(fallback: Fallback, project: ProjectContext): Responder {
+export function fallbackResponder(fallback: Fallback): Responder {
   return {
     name: 'fallback',
     honorsPreferences: true,
@@ -49,7 +48,7 @@ export function fallbackResponder(fallback: Fallback, project: ProjectContext): 
         status,
         headers: status === 401 ? { 'www-authenticate': BASIC_CHALLENGE } : undefined,
         body: echoRequest(body, {
-          project,
+          project: request.partition.project(),
           locationEnvelope: request.operation.locationEnvelope,
           pathParams: request.pathParams,
           query: request.query,

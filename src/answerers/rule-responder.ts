@@ -9,7 +9,7 @@ import type { Partition } from '../control/partitions.js';
 import { DROP, jsonAnswer, type Answer } from '../http/io.js';
 import type { RuleDefinition } from '../scenarios/definition.js';
 import { withLocation } from '../scenarios/read-rule.js';
-import { resolveLocation, type ProjectContext } from '../spec/location.js';
+import { resolveLocation } from '../spec/location.js';
 import { stateOf } from '../state/world.js';
 import type { StatefulKind } from '../state/resource-states.js';
 import type { AcceptedRequest, Responder } from './responder.js';
@@ -18,7 +18,7 @@ import type { AcceptedRequest, Responder } from './responder.js';
 export type Wait = (ms: number) => Promise<void>;
 const realWait: Wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function ruleResponder(project: ProjectContext, wait: Wait = realWait): Responder {
+export function ruleResponder(wait: Wait = realWait): Responder {
   return {
     name: 'rule',
     async respond(request) {
@@ -27,7 +27,7 @@ export function ruleResponder(project: ProjectContext, wait: Wait = realWait): R
       const rule = takeRule(partition, request, now);
       if (!rule) return undefined;
       if (rule.delay > 0) await wait(rule.delay);
-      return answerOf(rule, request, project);
+      return answerOf(rule, request);
     },
   };
 }
@@ -48,9 +48,9 @@ function takeRule(partition: Partition, request: AcceptedRequest, now: number): 
   return scripted[index];
 }
 
-function answerOf(rule: RuleDefinition, request: AcceptedRequest, project: ProjectContext): Answer {
+function answerOf(rule: RuleDefinition, request: AcceptedRequest): Answer {
   if (rule.drop) return { ...DROP, rule: rule.where };
-  const body = withLocation(request.operation.locationEnvelope, rule.answer, resolveLocation(project, request.query.location));
+  const body = withLocation(request.operation.locationEnvelope, rule.answer, resolveLocation(request.partition.project(), request.query.location));
   return rule.answer === undefined ? { kind: 'empty', status: rule.status, rule: rule.where } : { ...jsonAnswer(rule.status, structuredClone(body)), rule: rule.where };
 }
 

@@ -5,10 +5,9 @@
  * request fall through to the next layer.
  */
 import type { ResourceCatalog } from '../resources/index.js';
-import type { ProjectContext } from '../spec/location.js';
 import type { Responder } from './responder.js';
 
-export function scenarioResponder(resources: ResourceCatalog, project: ProjectContext): Responder {
+export function scenarioResponder(resources: ResourceCatalog): Responder {
   return {
     name: 'scenario',
     async respond(request) {
@@ -16,7 +15,7 @@ export function scenarioResponder(resources: ResourceCatalog, project: ProjectCo
       const world = partition.world;
       const handler = resources.handlers[operation.operationId];
       if (!world || !handler) return undefined;
-      const decision = handler(request, { world, now: partition.clock.now(), project });
+      const decision = handler(request, { world, now: partition.clock.now(), project: partition.project() });
       if (!decision) return undefined;
       if (decision.events) partition.commit(decision.events, { request: exchange.id });
       return decision.answer;

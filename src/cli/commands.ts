@@ -77,6 +77,9 @@ export const OPTIONS = {
     type: 'boolean',
     help: 'reload the scenario file when it changes: every partition serving it restarts from the new version; a broken edit is logged with file:line:col and the last good version keeps serving',
   },
+  out: { type: 'string', value: 'FILE', help: 'write the scenario to FILE (a temporary file, then renamed) instead of standard output' },
+  name: { type: 'string', value: 'NAME', help: 'the scenario\'s name', shownDefault: 'the --out file\'s name, else the recording\'s' },
+  tolerance: { type: 'string', value: 'MS', help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds', shownDefault: '1000' },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
@@ -233,6 +236,41 @@ export const COMMANDS = {
     examples: [
       ['one recording', 'session-agent-sim drift recordings/login-flow.yaml'],
       ['all of them', 'session-agent-sim drift recordings/*.yaml'],
+    ],
+  },
+  'scenario-from': {
+    summary: 'turn a recording into an editable scenario: its world, lifecycles and (for the rest) rules',
+    usage: 'scenario-from RECORDING [--out FILE] [--name NAME]',
+    description: [
+      'Reads what the recorded traffic shows existing (sessions and their messages, integrations, forms, shells,',
+      'attempts, PTYs, references, plugins, files, the model, the project) as initial state, and what it shows',
+      'changing as lifecycles (an attempt polled pending, pending, complete settles on poll 3; a form that',
+      'appeared between two listings appears then). The result is played against the recording; an answer no',
+      'lifecycle explains becomes a rule answering as recorded. Every part names the interactions it came from;',
+      'interactions outside the spec are listed at the top. Secrets stay as redacted in the recording.',
+    ],
+    options: [{ name: 'out' }, { name: 'name' }],
+    arguments: { min: 1, max: 1, missing: 'a recording file' },
+    examples: [
+      ['a scenario from a recording, to edit and serve', 'session-agent-sim scenario-from recordings/login-flow.yaml --out scenarios/login-flow.yaml'],
+      ['then serve it', 'session-agent-sim mock --scenario scenarios/login-flow.yaml'],
+    ],
+  },
+  'scenario-diff': {
+    summary: 'play a recording against a scenario and show where its answers depart (exit 1 if any does)',
+    usage: 'scenario-diff SCENARIO RECORDING [--tolerance MS]',
+    description: [
+      'Plays the recording\'s in-spec requests against the scenario in this process, the virtual clock stepped to',
+      'the instant each recorded answer was complete, and reports per interaction the first difference: status, _tag, or the first',
+      'differing field. Ids minted while recording are paired with the scenario\'s (and translated in later',
+      'requests), instants count within --tolerance, process ids as any integer. Requests and recorded answers',
+      'outside the spec are skipped with the reason; event streams are compared by event type, as notes.',
+    ],
+    options: [{ name: 'tolerance' }],
+    arguments: { min: 2, max: 2, missing: 'a scenario (name or file) and a recording file' },
+    examples: [
+      ['check a hand-written scenario against what the real server did', 'session-agent-sim scenario-diff scenarios/login-flow.yaml recordings/login-flow.yaml'],
+      ['a shipped scenario, by name', 'session-agent-sim scenario-diff forms-settling recordings/forms.yaml'],
     ],
   },
   'har-export': {

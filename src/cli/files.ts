@@ -1,8 +1,12 @@
 /**
  * The commands that work on files and exit: validate (scenarios), drift, har-export and har-import
- * (recordings).
+ * (recordings), scenario-from and scenario-diff (a recording and a scenario).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { readTimeline } from '../derive/timeline.js';
+import { formatDiff, scenarioDiff } from '../derive/scenario-diff.js';
+import { scenarioFrom } from '../derive/scenario-from.js';
 import type { SimOptions } from '../config.js';
 import { driftReport, formatDrift } from '../recordings/drift.js';
 import { headerDocument, interactionDocument, parseRecording } from '../recordings/format.js';
@@ -57,6 +61,50 @@ export async function importHar(har: string, recording: string, redact: SimOptio
   writeFileSync(recording, [headerDocument(header), ...interactions.map(interactionDocument)].join(''));
   process.stdout.write(`${recording}: ${interactions.length} interactions from ${har}\n`);
   return 0;
+}
+
+export async function generateScenario(recording: string, out: string | undefined, name: string | undefined): Promise<number> {
+  const parsed = parseRecording(readInput(recording, 'scenario-from'));
+  // A scenario loaded from a file must carry the file's name.
+  const scenarioName = name ?? basename(out ?? recording).replace(/\.ya?ml$/, '');
+  if (out && name && basename(out).replace(/\.ya?ml$/, '') !== name) throw new UsageError(`--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`, 'scenario-from');
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName)) throw new UsageError(`"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`, 'scenario-from');
+  const generated = await scenarioFrom(parsed, await loadSpec(), { name: scenarioName, source: recording });
+  if (out) {
+    // Written whole or not at all: an interrupted run never leaves half a scenario.
+    const temporary = `${out}.${process.pid}.tmp`;
+    writeFileSync(temporary, generated.yaml);
+    renameSync(temporary, out);
+  } else {
+    process.stdout.write(generated.yaml);
+  }
+  const { report } = generated;
+  const compared = report.verdicts.filter((v) => v.kind !== 'skipped').length;
+  process.stderr.write(
+    `${out ?? 'scenario'}: ${scenarioName} from ${parsed.interactions.length} interactions; against the recording ${compared} compared, ${report.departures} depart; ` +
+      `${generated.rules} rule${generated.rules === 1 ? '' : 's'}, ${generated.outside.length} interaction${generated.outside.length === 1 ? '' : 's'} outside the spec\n`,
+  );
+  return 0;
+}
+
+export async function diffScenario(scenario: string, recording: string, tolerance: string | undefined): Promise<number> {
+  const toleranceMs = tolerance === undefined ? undefined : Number(tolerance);
+  if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0)) throw new UsageError(`--tolerance must be a number of milliseconds (0 or more), got ${tolerance}`, 'scenario-diff');
+  const file = isScenarioPath(scenario) ? scenario : scenarioFile(scenario, 'scenario-diff');
+  readInput(file, 'scenario-diff');
+  const timeline = readTimeline(parseRecording(readInput(recording, 'scenario-diff')), await loadSpec());
+  let report;
+  try {
+    report = await scenarioDiff(file, timeline, { toleranceMs });
+  } catch (error) {
+    // A scenario that does not load is reported as validate reports it.
+    const problems = (error as { problems?: Array<{ file: string; line: number; col: number; message: string }> }).problems;
+    if (!problems) throw error;
+    process.stderr.write(`${problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('\n')}\n`);
+    return 2;
+  }
+  process.stdout.write(`${formatDiff(file, recording, report)}\n`);
+  return report.departures ? 1 : 0;
 }
 
 /** A missing input file is a mistyped argument, not a crash: a sentence, not a stack trace. */

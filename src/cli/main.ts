@@ -45,6 +45,10 @@ async function run(line: CommandLine): Promise<number> {
       return files.reportDrift(args);
     case 'har-export':
       return files.exportHar(args[0] as string);
+    case 'scenario-from':
+      return files.generateScenario(args[0] as string, values.out as string | undefined, values.name as string | undefined);
+    case 'scenario-diff':
+      return files.diffScenario(args[0] as string, args[1] as string, values.tolerance as string | undefined);
     case 'har-import':
       return files.importHar(args[0] as string, values.recording as string, redaction(values));
   }

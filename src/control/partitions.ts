@@ -8,6 +8,7 @@
 import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
 import type { ResourceCatalog } from '../resources/index.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { ProjectContext } from '../spec/location.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { createEngine, type Engine } from '../state/engine.js';
 import type { ControlAction } from '../state/log.js';
@@ -32,6 +33,11 @@ export interface Partition extends Engine {
   readonly events: EventStream;
   /** Replay: how many times each recorded request has been answered here, so a poll sequence replays in order. */
   readonly replayCursors: Map<string, number>;
+  /**
+   * The project served now: the scenario's `project`, else the simulator's. Asked afresh each time, so a switch,
+   * a reset or a hot reload changes it with the world.
+   */
+  project(): ProjectContext;
   /** `req_000001`, counted per partition so a worker's ids do not depend on what other workers send. */
   nextRequestId(): string;
   /** Back to the start: world, clock, run-time rules, replay cursors (coverage keeps counting). */
@@ -58,9 +64,8 @@ export interface PartitionsOptions {
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
   max?: number;
-  /** The simulated project: the `location` events are published with, and its id. */
-  directory: string;
-  projectID: string;
+  /** The simulator's project, served by every partition whose scenario declares none. */
+  project: ProjectContext;
 }
 
 export function createPartitions(options: PartitionsOptions): Partitions {
@@ -81,7 +86,8 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       exchanges.clear();
       requests = 0;
     };
-    const events = createEventStream(engine, { directory: options.directory, projectID: options.projectID, seed: options.seed });
+    const project = () => engine.scenario?.project ?? options.project;
+    const events = createEventStream(engine, { project, seed: options.seed });
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,
@@ -91,6 +97,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       rules,
       exchanges,
       replayCursors,
+      project,
       nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,
       restart() {
         forget();

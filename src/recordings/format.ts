@@ -29,7 +29,7 @@ export interface RecordedResponse {
   status: number;
   headers: Record<string, string>;
   body?: unknown;
-  /** Server-sent events: each chunk with its offset from the start of the answer, in ms. */
+  /** Server-sent events: each chunk with its offset from the start of the interaction (`timing.started`), in ms. */
   chunks?: Array<{ at: number; data: string }>;
   /**
    * The stream was still open when the client went away (an event stream never ends by itself): replay

@@ -68,7 +68,8 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
       // it, or (an event stream never ends by itself) when the client goes away.
       const tee = new PassThrough();
       const chunks: Array<{ at: number; data: string }> = [];
-      const t0 = wallClock();
+      // Offsets count from the exchange's start, as `timing.started` does, so events sit where the traffic was.
+      const t0 = startedAt;
       let size = 0;
       answer.stream.on('data', (chunk: Buffer) => {
         // A stream left open for hours must not hold the simulator's memory: past the cap it passes unrecorded.

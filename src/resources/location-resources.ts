@@ -100,7 +100,9 @@ export const locationResources: ResourceModule = {
       status: 'running',
       pid: nextPid(world),
     };
-    const exits = INTERACTIVE_SHELLS.has(posix.basename(command)) ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
+    // A shell stays open for its user, unless it was given a command to run (`sh -c "…"`), as the real server's PTYs do.
+    const interactive = INTERACTIVE_SHELLS.has(posix.basename(command)) && !args.includes('-c');
+    const exits = interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
     const created = draft('pty.created', { info: record }, exits);
     return answered(locationAnswer(request, context, record), created);
   },

@@ -51,7 +51,8 @@ export const sessions: ResourceModule = {
     'v2.session.switchModel': (request, context) => {
       const { definition } = session(context.world, request.pathParams.sessionID);
       const { id, providerID, variant } = (request.body as { model: { id: string; providerID: string; variant?: string } }).model;
-      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), model: { id, providerID, variant: variant ?? 'default' } };
+      // The message and the event carry the model as sent, as on the real server: no variant unless one was given.
+      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), model: { id, providerID, ...(variant === undefined ? {} : { variant }) } };
       return answered(NO_CONTENT, draft('session.next.model.switched', data));
     },
 

@@ -1,3 +1,4 @@
+import type { ProjectContext } from '../spec/location.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';
 
 /**
@@ -74,6 +75,10 @@ export interface ShellDefinition {
   readonly cwd?: string;
   readonly shell: string;
   readonly pid: number;
+  /** Absent: `/tmp/session-agent/shell/<id>.log`. */
+  readonly file?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** May be before the scenario's start: the command is then already running when the world begins. */
   readonly started: number;
   /** Virtual time the timeout fires, if any. */
   readonly deadline?: number;
@@ -83,6 +88,7 @@ export interface ShellDefinition {
 export interface AttemptDefinition {
   readonly id: string;
   readonly integrationID: string;
+  /** May be before the scenario's start. */
   readonly created: number;
   readonly expires: number;
   readonly settles?: {
@@ -131,6 +137,8 @@ export interface ScenarioDefinition {
   readonly file: string;
   readonly seed: string;
   readonly start: number;
+  /** The project its partition serves instead of the simulator's own (`--project-dir`); its id is filled in. */
+  readonly project?: ProjectContext;
   readonly sessions: readonly SessionDefinition[];
   readonly forms: readonly FormDefinition[];
   readonly shells: readonly ShellDefinition[];

@@ -59,16 +59,26 @@ function check(validate: ValidateFunction, value: unknown, root: string): Format
 /** Durations are a `oneOf` of a string and a number; its branches' errors would only confuse. */
 const DURATION = '#/$defs/duration/';
 const DURATION_MESSAGE = 'must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)';
+export const INSTANT_MESSAGE = 'must be a duration from the start (250ms, 30s, 1m30s, or milliseconds as a number) or an ISO 8601 date-time (2026-11-22T08:59:30.125Z)';
+/** What a pattern means, where "must match pattern" would leave the reader to decode a regular expression. */
+const PATTERN_MESSAGES: Record<string, string> = { '^/': 'must be an absolute path (starting with /)' };
 
 function describe(errors: ErrorObject[], root: string): FormatProblem[] {
   const out: FormatProblem[] = [];
   const seen = new Set<string>();
+  // An instant is the format's only anyOf over a duration (or a date-time). Where one fails, every branch fails
+  // with it, and the errors of none of them say what was wanted; ajv names the branches by paths relative to
+  // wherever it compiled the reference, so the value's place is what tells them apart.
+  const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const instants = new Set(errors.filter((e) => e.schemaPath.includes(DURATION) && anyOfAt.has(e.instancePath)).map((e) => e.instancePath));
   for (const e of errors) {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
     const subject = path.length ? String(path[path.length - 1]) : root;
     let problem: FormatProblem;
-    if (e.keyword === 'additionalProperties') {
+    if (instants.has(e.instancePath)) {
+      problem = { path, subject, message: INSTANT_MESSAGE, atKey: false };
+    } else if (e.keyword === 'additionalProperties') {
       path.push(e.params.additionalProperty as string);
       problem = { path, message: `unknown field "${e.params.additionalProperty as string}"`, atKey: true };
     } else if (e.keyword === 'required') {
@@ -77,6 +87,8 @@ function describe(errors: ErrorObject[], root: string): FormatProblem[] {
       problem = { path, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, atKey: false };
     } else if (e.schemaPath.includes(DURATION)) {
       problem = { path, subject, message: DURATION_MESSAGE, atKey: false };
+    } else if (e.keyword === 'pattern' && PATTERN_MESSAGES[e.params.pattern as string]) {
+      problem = { path, subject, message: PATTERN_MESSAGES[e.params.pattern as string] as string, atKey: false };
     } else {
       problem = { path, subject, message: e.message ?? 'is invalid', atKey: false };
     }

@@ -6,17 +6,18 @@
  * (never half a world).
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, posix } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration, parseInstant } from '../duration.js';
+import { projectContext } from '../spec/location.js';
 import type { Diagnostic, SpecIndex } from '../spec/openapi.js';
 import { createIds, createRandom } from '../state/random.js';
 import { generateMessages } from './generate-messages.js';
 import { buildFileTree } from './file-tree.js';
-import { checkScenarioFormat, formatPath, SCENARIO_SCHEMA_PATH, type Path } from './format.js';
+import { checkScenarioFormat, formatPath, INSTANT_MESSAGE, SCENARIO_SCHEMA_PATH, type Path } from './format.js';
 import { checkDeclaredStates, declaredResources, readRule } from './read-rule.js';
 import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type TurnScript, type TurnStep, type Window } from './definition.js';
 
@@ -124,6 +125,15 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const ids = createIds(random);
   const ms = (value: unknown) => start + (parseDuration(value as string | number) ?? 0);
   const problems: ScenarioProblem[] = [];
+  /** An instant as virtual time; one the format let through but Date cannot read is reported and read as the start. */
+  const instant = (value: unknown, path: Path): number => {
+    const time = parseInstant(value as string | number, start);
+    if (time === undefined) problems.push(place(path, INSTANT_MESSAGE, { subject: String(path[path.length - 1]) }));
+    return time ?? start;
+  };
+  const declaredProject = source.project as { directory: string; id?: string } | undefined;
+  // Normalised, since locations are compared with the directory as text (`/home/dev/app/` is `/home/dev/app`).
+  const project = declaredProject && projectContext(posix.resolve(declaredProject.directory), declaredProject.id);
   /** Holds a record the scenario would serve to its spec schema, reporting each problem at `path`. */
   const checkRecord = (component: string, value: unknown, path: Path, label: string, skip?: (d: Diagnostic) => boolean) => {
     for (const d of spec.checkComponent(component, value)) {
@@ -178,7 +188,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const shells = ((source.shells as Json[] | undefined) ?? []).map((sh, i): ShellDefinition => {
     const timeout = sh.timeout as number | undefined;
     const completes = sh.completes as Json | undefined;
-    const started = sh.starts === undefined ? start : ms(sh.starts);
+    const started = sh.starts === undefined ? start : instant(sh.starts, ['shells', i, 'starts']);
     // A command's times are its own: its timeout and completion count from when it starts.
     const after = (value: unknown) => started + (parseDuration(value as string | number) ?? 0);
     return {
@@ -187,6 +197,8 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
       cwd: sh.cwd as string | undefined,
       shell: (sh.shell as string | undefined) ?? '/bin/bash',
       pid: (sh.pid as number | undefined) ?? 4100 + i,
+      file: sh.file as string | undefined,
+      metadata: sh.metadata as Json | undefined,
       started,
       deadline: timeout ? started + timeout : undefined,
       completes: completes ? { at: after(completes.after), exit: (completes.exit as number | undefined) ?? 0 } : undefined,
@@ -202,7 +214,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const integrationIds = new Set(integrations.map((r) => r.id));
   const attempts = ((source.attempts as Json[] | undefined) ?? []).map((a, i): AttemptDefinition => {
     if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], `integration ${String(a.integrationID)} is not declared in integrations`));
-    const created = a.created === undefined ? start : ms(a.created);
+    const created = a.created === undefined ? start : instant(a.created, ['attempts', i, 'created']);
     const settles = a.settles as Json | undefined;
     if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], 'say when it settles: poll (a poll number) or at (a time)'));
     return {
@@ -226,7 +238,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
       title: (p.title as string | undefined) ?? `Terminal ${id.slice(-4)}`,
       command: (p.command as string | undefined) ?? '/bin/bash',
       args: (p.args as string[] | undefined) ?? ['-l'],
-      cwd: (p.cwd as string | undefined) ?? DEFAULT_PROJECT_DIR,
+      cwd: (p.cwd as string | undefined) ?? project?.directory ?? DEFAULT_PROJECT_DIR,
       status: 'running',
       pid: (p.pid as number | undefined) ?? 7400 + i,
     };
@@ -251,6 +263,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     file,
     seed,
     start,
+    ...(project ? { project } : {}),
     sessions: scripted,
     forms,
     shells,

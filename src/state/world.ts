@@ -213,8 +213,10 @@ export function createWorld(scenario: ScenarioDefinition): World {
     scenario.shells.map((definition): [string, ShellState] => {
       // A command that starts later does not exist until then (the timeline starts it).
       const state: ShellState = { definition, status: definition.started > start ? 'scheduled' : 'running', deadline: definition.deadline };
-      const done = definition.completes;
-      if (done && done.at <= start) Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
+      // One started before the start may have ended by then: whichever came first, as the timeline decides later.
+      const { completes: done, deadline } = definition;
+      if (done && done.at <= start && (deadline === undefined || done.at < deadline)) Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
+      else if (deadline !== undefined && deadline <= start) Object.assign(state, { status: 'timeout', completed: deadline });
       return [definition.id, state];
     }),
   );
@@ -225,7 +227,8 @@ export function createWorld(scenario: ScenarioDefinition): World {
     forms,
     shells,
     integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
-    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: 'pending' }])),
+    // An attempt created before the start may have expired by then.
+    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: definition.expires <= start ? 'expired' : 'pending' }])),
     ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition, status: definition.record.status === 'exited' ? 'exited' : 'running' }])),
     copies: new Set(),
   };

@@ -7,6 +7,7 @@
  */
 import type { Answer } from '../http/io.js';
 import { createSseChannel, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
+import type { ProjectContext } from '../spec/location.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
@@ -19,10 +20,11 @@ export const HEARTBEAT_MS = 15_000;
 const MAX_BEATS_PER_STEP = 100;
 
 export interface EventStreamOptions {
-  /** The project directory, which events carry as their `location`. */
-  directory: string;
-  /** The project's id, which the session records of `session.updated` carry. */
-  projectID: string;
+  /**
+   * The project served when an event happens: events carry its directory as their `location`, and the session
+   * records of `session.created` / `session.updated` its id.
+   */
+  project: () => ProjectContext;
   seed: string;
   heartbeatMs?: number;
   maxQueued?: number;
@@ -77,13 +79,14 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   const read = (entry: LogEntry) => {
     if (entry.kind === 'event') {
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
-      const around = { directory: options.directory, projectID: options.projectID, world: engine.world };
+      const { directory, id: projectID } = options.project();
+      const around = { directory, projectID, world: engine.world };
       const envelope = publish(entry, around, sequence);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
       // A session going idle has finished its work: its record changed (time.updated), as the real server
       // announces after a turn. Derived here, from the world as the event left it.
       if (entry.type === 'session.status' && entry.data.status.type === 'idle' && engine.world) {
-        const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, options);
+        const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, around);
         if (info) {
           const updated = publish({ ...entry, type: 'session.updated', data: { sessionID: entry.data.sessionID, info } } as unknown as DomainEvent, around, sequence);
           if (updated && subscribers.size) broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);

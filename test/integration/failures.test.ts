@@ -14,7 +14,7 @@ async function pipelineWithBrokenResponder() {
   const handler = createPipeline({
     config: resolveConfig({ log: (line) => logged.push(line) }),
     spec,
-    partitions: createPartitions({ spec, resources: RESOURCES, seed: 'test', realTime: false, initial: undefined, directory: '/home/dev/acme-web', projectID: 'global' }),
+    partitions: createPartitions({ spec, resources: RESOURCES, seed: 'test', realTime: false, initial: undefined, project: { directory: '/home/dev/acme-web', id: 'global' } }),
     responders: [
       {
         name: 'broken',

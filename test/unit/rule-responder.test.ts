@@ -11,9 +11,9 @@ describe('ruleResponder', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
     const spec = await loadSpec();
     const scenario = parseScenario('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ id: slow }] }, delay: 2s }\n', '<test>', spec);
-    const partition = createPartitions({ spec, resources: RESOURCES, seed: 'demo', realTime: false, initial: scenario, directory: '/home/dev/acme-web', projectID: 'global' }).default;
+    const partition = createPartitions({ spec, resources: RESOURCES, seed: 'demo', realTime: false, initial: scenario, project: projectContext('/home/dev/acme-web') }).default;
     const waits: number[] = [];
-    const responder = ruleResponder(projectContext('/home/dev/acme-web'), async (ms) => {
+    const responder = ruleResponder(async (ms) => {
       waits.push(ms);
     });
     const operation = spec.byId.get('v2.plugin.list');
