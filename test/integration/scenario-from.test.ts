@@ -199,7 +199,9 @@ describe('scenario-from on a nock-made recording', () => {
     const report = await scenarioDiff(scenarioFile, timeline);
     expect(report.verdicts.filter((v) => v.kind === 'departs')).toEqual([]);
     expect(report.verdicts.filter((v) => v.kind === 'same').length).toBeGreaterThanOrEqual(20);
-    expect(report.events[0]?.missing).toEqual({});
+    // A scripted turn plays at the scenario's pace, not the recorded one: by the stream's recorded end only
+    // turn events may still be to come.
+    expect(Object.keys(report.events[0]?.missing ?? {}).filter((type) => !type.startsWith('session.next.'))).toEqual([]);
   });
 
   it('served with mock, gives the recorded bodies for what came from initial state', async () => {
