@@ -98,9 +98,8 @@ export async function diffScenario(scenario: string, recording: string, toleranc
     report = await scenarioDiff(file, timeline, { toleranceMs });
   } catch (error) {
     // A scenario that does not load is reported as validate reports it.
-    const problems = (error as { problems?: Array<{ file: string; line: number; col: number; message: string }> }).problems;
-    if (!problems) throw error;
-    process.stderr.write(`${problems.map((p) => `${p.file}:${p.line}:${p.col}: ${p.message}`).join('\n')}\n`);
+    if (!(error instanceof ScenarioError)) throw error;
+    process.stderr.write(`${error.message}\n`);
     return 2;
   }
   process.stdout.write(`${formatDiff(file, recording, report)}\n`);

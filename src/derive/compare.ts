@@ -11,6 +11,7 @@
  * Cursors are base64url JSON naming ids; they are compared decoded. The wording of InvalidRequestError is
  * the simulator's own (written in the spec's decisions), so for it only `_tag` and `kind` count.
  */
+import { isObject } from './parts.js';
 
 export interface Departure {
   /** In the API's terms: `status`, `_tag`, `data[0].time.created`. */
@@ -147,10 +148,6 @@ function translateText(text: string, ids: Correspondence): string {
 function lastKey(path: string): string {
   const match = /([A-Za-z_$][\w$]*)$/.exec(path);
   return match ? (match[1] as string) : '';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A value as a report shows it: JSON, shortened. */

@@ -6,7 +6,7 @@
 import { inferAttempts, inferForms, inferShells } from './infer-lifecycles.js';
 import { inferLocation } from './infer-location.js';
 import { inferSessions } from './infer-sessions.js';
-import { emptyDraft, formatDuration, SECTIONS, type Draft, type Json, type Part } from './parts.js';
+import { emptyDraft, SECTIONS, type Draft, type Json, type Part } from './parts.js';
 import type { Timeline } from './timeline.js';
 
 export function inferDraft(timeline: Timeline): Draft {
@@ -67,4 +67,3 @@ export function scenarioOf(draft: Draft, name: string, origin: number, extra: { 
 /** Sections whose one part is the whole value (a list of names, a record), not one item each. */
 export const SINGLE = new Set(['project', 'references', 'plugins', 'files', 'model', 'projectCopy']);
 
-export { formatDuration };

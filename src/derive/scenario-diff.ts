@@ -9,7 +9,7 @@
 import { startSimulator } from '../start-simulator.js';
 import type { SimulatorHandle } from '../client/simulator-handle.js';
 import { compareAnswers, createCorrespondence, shown, translate, type Correspondence, type Departure } from './compare.js';
-import { describeStep, type Step, type Timeline } from './timeline.js';
+import { describeStep, eventReader, type Step, type Timeline } from './timeline.js';
 
 export const DEFAULT_TOLERANCE_MS = 1000;
 
@@ -131,19 +131,12 @@ async function subscribe(url: string): Promise<Subscription> {
   const controller = new AbortController();
   const res = await fetch(url, { signal: controller.signal });
   const types: string[] = [];
-  let pending = '';
+  const read = eventReader();
   const reading = (async () => {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        pending += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = pending.indexOf('\n\n')) >= 0) {
-          const frame = pending.slice(0, end);
-          pending = pending.slice(end + 2);
-          const data = /^data: ?(.*)$/m.exec(frame)?.[1];
-          if (data) types.push((JSON.parse(data) as { type: string }).type);
-        }
+        for (const event of read(decoder.decode(chunk, { stream: true }))) types.push(event.type);
       }
     } catch {
       // aborted: the subscription is over

@@ -90,9 +90,22 @@ function toStep(interaction: Interaction, at: number, spec: SpecIndex): Step {
 /** The `data: {json}` frames of a recorded event stream, each at the instant its last byte arrived. */
 function eventsOf(step: Step): TimedEvent[] {
   const events: TimedEvent[] = [];
-  let pending = '';
+  const reader = eventReader();
   for (const chunk of step.interaction.response.chunks ?? []) {
-    pending += chunk.data;
+    for (const event of reader(chunk.data)) events.push({ at: step.at + chunk.at, type: event.type, data: event.data, seq: step.seq });
+  }
+  return events;
+}
+
+/**
+ * Reads an event stream as its text arrives: each call takes the next piece and gives the events whose frames
+ * it completed. Comments (`: heartbeat`) and frames that are not JSON events are skipped.
+ */
+export function eventReader(): (text: string) => Array<{ type: string; data: Record<string, unknown> }> {
+  let pending = '';
+  return (text) => {
+    pending += text;
+    const events: Array<{ type: string; data: Record<string, unknown> }> = [];
     let end: number;
     while ((end = pending.indexOf('\n\n')) >= 0) {
       const frame = pending.slice(0, end);
@@ -102,16 +115,16 @@ function eventsOf(step: Step): TimedEvent[] {
         .filter((line) => line.startsWith('data:'))
         .map((line) => line.slice(5).replace(/^ /, ''))
         .join('\n');
-      if (!data) continue; // a comment (`: heartbeat`)
+      if (!data) continue;
       try {
         const event = JSON.parse(data) as { type?: unknown; data?: unknown };
-        if (typeof event.type === 'string') events.push({ at: step.at + chunk.at, type: event.type, data: (event.data ?? {}) as Record<string, unknown>, seq: step.seq });
+        if (typeof event.type === 'string') events.push({ type: event.type, data: (event.data ?? {}) as Record<string, unknown> });
       } catch {
         // not JSON: nothing a scenario can use
       }
     }
-  }
-  return events;
+    return events;
+  };
 }
 
 /** `#7 GET /api/integration/attempt/con_…`: how a generated scenario says where a part came from. */

@@ -20,6 +20,7 @@ import { scenarioDiff } from '../../src/derive/scenario-diff.js';
 import { scenarioFrom, type Generated } from '../../src/derive/scenario-from.js';
 import { readTimeline, type Timeline } from '../../src/derive/timeline.js';
 import { parseRecording } from '../../src/recordings/format.js';
+import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
 
@@ -100,15 +101,7 @@ beforeAll(async () => {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // nock answers a stream once it has a first chunk, as a real server sends server.connected at once.
   events.write(frame('server.connected', {}));
-  const subscription = new AbortController();
-  const stream = await fetch(`${base}/api/event`, { signal: subscription.signal });
-  const reading = (async () => {
-    try {
-      for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) void chunk;
-    } catch {
-      // aborted at the end
-    }
-  })();
+  const subscription = await holdEventStream(base);
   const app = request(recorder);
   await app.get('/api/integration').expect(200);
   await app.post('/api/integration/openai/connect/oauth').send({ methodID: 'chatgpt-browser', inputs: {} }).expect(200);
@@ -138,13 +131,11 @@ beforeAll(async () => {
   events.write(frame('session.next.text.ended', { ...step, textID: 'txt_1', text: 'All 42 tests pass.' }));
   await app.get('/api/health').expect(200);
   await pause(30);
-  subscription.abort();
-  await reading;
+  await subscription.stop();
   await pause(50);
   events.end();
   await new Promise((resolve) => server.close(resolve));
-  // The stream is written once the recorder has let go of it.
-  for (let i = 0; i < 100 && !readFileSync(recordingFile, 'utf8').includes('"path": "/api/event"'); i++) await pause(20);
+  await streamRecorded(recordingFile);
 
   timeline = readTimeline(parseRecording(readFileSync(recordingFile, 'utf8')), spec);
   generated = await scenarioFrom(parseRecording(readFileSync(recordingFile, 'utf8')), spec, { name: 'flow-scenario', source: 'flow.yaml' });

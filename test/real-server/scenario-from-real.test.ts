@@ -19,6 +19,7 @@ import { parseRecording } from '../../src/recordings/format.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec } from '../../src/spec/openapi.js';
 import { realServerAvailable, startRealServer } from '../support/real-server.js';
+import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 
 const SECRET = 'sk-dummy-scenario-from-7731';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,15 +32,7 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
     const server = createServer(recorder).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const subscription = new AbortController();
-    const stream = await fetch(`${base}/api/event`, { signal: subscription.signal });
-    const reading = (async () => {
-      try {
-        for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) void chunk;
-      } catch {
-        // aborted at the end
-      }
-    })();
+    const subscription = await holdEventStream(base);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
@@ -61,9 +54,8 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
     await call('POST', `/api/session/${session}/question/que_nope/reply`, { answers: [['a']] });
     await call('GET', '/api/session/ses_doesnotexist/message');
     await pause(1500); // the PTY's command exits meanwhile
-    subscription.abort();
-    await reading;
-    for (let i = 0; i < 100 && !readFileSync(recording, 'utf8').includes('"path": "/api/event"'); i++) await pause(20);
+    await subscription.stop();
+    await streamRecorded(recording);
     await new Promise((resolve) => server.close(resolve));
     return { directory: real.directory };
   } finally {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { scenarioProblems } from '../support/scenario-problems.js';
 import { ScenarioError, type ScenarioDefinition } from '../../src/scenarios/definition.js';
 import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
 
@@ -11,15 +12,7 @@ beforeAll(async () => {
   spec = await loadSpec();
 });
 
-function problems(text: string): string[] {
-  try {
-    parseScenario(text, '<test>', spec);
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems.map((p) => `${p.line}:${p.col} ${p.message}`);
-    throw error;
-  }
-  return [];
-}
+const problems = (text: string) => scenarioProblems(spec, text);
 
 describe('parseScenario', () => {
   it('loads a valid scenario with ids and times filled in', () => {

@@ -8,6 +8,7 @@ import { ScenarioError } from '../../src/scenarios/definition.js';
 import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
 import { projectContext } from '../../src/spec/location.js';
 import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { scenarioProblems } from '../support/scenario-problems.js';
 import { createWorld } from '../../src/state/world.js';
 
 const START = Date.parse('2026-11-22T09:00:00Z');
@@ -18,15 +19,7 @@ beforeAll(async () => {
   spec = await loadSpec();
 });
 
-function problems(text: string): string[] {
-  try {
-    parseScenario(text, '<test>', spec);
-  } catch (error) {
-    if (error instanceof ScenarioError) return error.problems.map((p) => `${p.line}:${p.col} ${p.message}`);
-    throw error;
-  }
-  return [];
-}
+const problems = (text: string) => scenarioProblems(spec, text);
 
 function objectProblems(value: unknown): string[] {
   try {
