@@ -8,7 +8,8 @@ import { SINGLE } from './infer.js';
 import { provenance, SECTIONS, type Draft, type Json } from './parts.js';
 
 export function emitScenario(scenario: Json, draft: Draft, header: string[]): string {
-  const doc = new Document(scenario);
+  // A rule may answer with records the world also holds: written out each time, never as YAML aliases (*a1).
+  const doc = new Document(scenario, { aliasDuplicateObjects: false });
   doc.commentBefore = header.map((line) => ` ${line}`).join('\n');
   for (const section of SECTIONS) {
     const parts = draft[section];
