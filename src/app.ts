@@ -21,6 +21,7 @@ import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import { requireAdminToken } from './http/admin-token.js';
 import { isAuthorized, refuse } from './http/auth.js';
 import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
@@ -57,7 +58,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const passThrough = createModePassThrough(config, spec);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
-  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, project });
+  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, maxSubscribers: config.maxSubscribers, project });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));
@@ -116,8 +117,10 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         answer = { kind: 'empty', status: 204, headers: preflightHeaders(req) };
         layer = 'cors';
       } else if (isControlPath(exchange.pathname)) {
-        // 2. Control plane.
+        // 2. Control plane (behind the admin token when the simulator is reachable beyond loopback).
+        const granted = deps.config.adminToken === undefined ? {} : requireAdminToken(exchange, deps.config.adminToken);
         answer = control(exchange, partition);
+        if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';
       } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth)) {
         // Auth (when on): after the control plane, which stays open (loopback by default, and how a test drives

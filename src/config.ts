@@ -2,6 +2,7 @@
  * Every setting of the simulator in one validated shape. A bad value stops start-up with a sentence
  * naming the setting; nothing runs half-configured.
  */
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './http/auth.js';
 
@@ -43,8 +44,19 @@ export interface SimOptions {
   coverage?: string;
   /** How many partitions the simulator keeps at most (each holds a world); beyond it, SimPartitionLimitError. */
   maxPartitions?: number;
-  /** Largest request body accepted, in bytes. */
+  /** Largest request body accepted, in bytes; a larger one is answered with the operation's InvalidRequestError. */
   bodyLimit?: number;
+  /** Largest request line plus headers, in bytes; past it a JSON 431 SimRequestRefusedError. */
+  maxHeaderSize?: number;
+  /** How long a client may take to send a whole request (line, headers, body), in ms; past it a JSON 408. */
+  requestTimeout?: number;
+  /** How many event-stream subscribers (`GET /api/event`, over all partitions) may be open at once. */
+  maxSubscribers?: number;
+  /**
+   * The token the control API (`/__sim`) asks for. Required whenever the simulator listens beyond loopback:
+   * without one, one is generated (the CLI prints it). On loopback the control API is open unless one is given.
+   */
+  adminToken?: string;
   /**
    * Require HTTP Basic credentials on the API, as the real server does with a password: `user:password`, or a
    * password alone for user `opencode`. The control plane (`/__sim`) stays open. Off by default.
@@ -56,7 +68,7 @@ export interface SimOptions {
   log?: (line: string) => void;
 }
 
-type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage';
+type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage' | 'adminToken';
 export type SimConfig = Required<Omit<SimOptions, Optional | 'auth'>> &
   Partial<Pick<SimOptions, Optional>> & {
     /** Read from the option: what a request must present, when auth is on. */
@@ -71,7 +83,14 @@ export const DEFAULTS = {
   projectDir: '/home/dev/acme-web',
   specPath: DEFAULT_SPEC_PATH,
   realTime: false,
+  // Room for the largest thing a client sends (a long synthetic message, a pasted file) many times over,
+  // while ten concurrent uploads at the limit still fit in ~100 MB.
   bodyLimit: 10 * 1024 * 1024,
+  // Node's own 16 KiB is less than a browser's URL limit: a long `location[…]` query or a fat cookie would meet
+  // a 431 from the simulator that the real server would have taken.
+  maxHeaderSize: 64 * 1024,
+  requestTimeout: 30_000,
+  maxSubscribers: 500,
   maxPartitions: 256,
   upstreamTimeout: 30_000,
   redact: {},
@@ -81,6 +100,11 @@ export const DEFAULTS = {
 } as const;
 
 export class ConfigError extends Error {}
+
+/** Addresses only this machine can reach: the control API needs no token there. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
 
 export function resolveConfig(options: SimOptions = {}): SimConfig {
   const { auth, ...rest } = options;
@@ -103,6 +127,11 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
   if (!Number.isInteger(config.maxPartitions) || config.maxPartitions < 1) throw new ConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
+  if (!Number.isInteger(config.maxHeaderSize) || config.maxHeaderSize < 1024) throw new ConfigError(`maxHeaderSize must be an integer of at least 1024 bytes, got ${String(options.maxHeaderSize)}`);
+  if (!Number.isInteger(config.requestTimeout) || config.requestTimeout <= 0) throw new ConfigError('requestTimeout must be a positive number of milliseconds');
+  if (!Number.isInteger(config.maxSubscribers) || config.maxSubscribers < 1) throw new ConfigError(`maxSubscribers must be a positive integer, got ${String(options.maxSubscribers)}`);
+  if (config.adminToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(config.adminToken)) throw new ConfigError('adminToken must be at least 16 printable characters without spaces');
+  if (config.adminToken === undefined && !isLoopback(config.host)) config.adminToken = randomBytes(24).toString('base64url');
   if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
   if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
   if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error') throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);

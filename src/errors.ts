@@ -239,8 +239,8 @@ export class SimInternalError extends TaggedError {
 export class SimScenarioNotFoundError extends TaggedError {
   readonly _tag = 'SimScenarioNotFoundError';
   readonly status = 404;
-  constructor(name: string, available: string[]) {
-    super({ message: `No scenario "${name}"`, hint: `Available: ${available.join(', ') || '(none)'}; or give a path to a .yaml file`, available });
+  constructor(name: string, available: string[], otherwise = 'or give a path to a .yaml file') {
+    super({ message: `No scenario "${name}"`, hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`, available });
   }
 }
 
@@ -353,6 +353,55 @@ export class SimExchangeNotFoundError extends TaggedError {
       hint: evicted
         ? `A partition keeps its last ${capacity} exchanges (fewer when their bodies are large), and a reset or scenario switch forgets them; repeat the request to see it again`
         : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
+    });
+  }
+}
+
+/**
+ * A request Node's HTTP parser refused before the pipeline saw it (a request line or headers past the limit,
+ * malformed HTTP, or one sent too slowly): answered on the socket, since no request object exists.
+ */
+export class SimRequestRefusedError extends TaggedError {
+  readonly _tag = 'SimRequestRefusedError';
+  constructor(
+    readonly status: 400 | 408 | 431,
+    message: string,
+    hint: string,
+  ) {
+    super({ message, hint });
+  }
+}
+
+/** More long-lived streams of one kind than the simulator keeps open: each holds a buffer and a socket. */
+export class SimStreamLimitError extends TaggedError {
+  readonly _tag = 'SimStreamLimitError';
+  readonly status = 429;
+  constructor(kind: string, max: number, hint: string) {
+    super({ message: `The simulator already holds ${max} open ${kind}, its limit`, hint, max });
+  }
+}
+
+/** The control API of a simulator reachable beyond loopback asks for its admin token. */
+export class SimAdminTokenError extends TaggedError {
+  readonly _tag = 'SimAdminTokenError';
+  readonly status = 401;
+  constructor(given: boolean) {
+    super({
+      message: given ? 'The admin token does not match' : 'The control API needs the admin token',
+      hint: 'Send X-Sim-Admin-Token: TOKEN (or Authorization: Bearer TOKEN); open the inspector once as /__sim/?admin_token=TOKEN. The token was printed at start, or set with --admin-token',
+    });
+  }
+}
+
+/** An interaction the upstream answered could not be written to the recording: loud, never a silent loss. */
+export class SimRecordingWriteError extends TaggedError {
+  readonly _tag = 'SimRecordingWriteError';
+  readonly status = 507;
+  constructor(file: string, code: string | undefined, why: string) {
+    super({
+      message: `The upstream answered, but the interaction could not be written to ${file}: ${why}`,
+      code,
+      hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free space on that disk (or record to another with --recording), then repeat the request' : 'Check that the recording file and its folder are writable, then repeat the request',
     });
   }
 }

@@ -17,5 +17,5 @@ export type StartOptions = SimOptions;
 export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {
   // A test's simulator is quiet unless told otherwise, and takes whatever port is free.
   const running = await startServer({ port: 0, log: () => {}, ...options });
-  return connectSimulator(running.url, { close: () => running.close() });
+  return connectSimulator(running.url, { adminToken: running.app.sim.config.adminToken, close: () => running.close() });
 }

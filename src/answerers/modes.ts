@@ -22,6 +22,6 @@ export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassT
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
   const header: RecordingHeader = { format: RECORDING_FORMAT, specHash: spec.hash, upstream: config.upstream };
-  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, recordTo === config.replay ? replayer?.size : undefined);
+  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, { recorded: recordTo === config.replay ? replayer?.size : undefined, log: config.log });
   return createPassThrough({ upstream, recorder, replayer });
 }

@@ -23,7 +23,26 @@ export const OPTIONS = {
     shownDefault: 'default',
   },
   port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one', shownDefault: String(DEFAULTS.port) },
-  host: { type: 'string', value: 'ADDR', help: 'address to bind; use 0.0.0.0 only on purpose', shownDefault: DEFAULTS.host },
+  host: {
+    type: 'string',
+    value: 'ADDR',
+    help: 'address to bind; use 0.0.0.0 only on purpose: beyond loopback the control plane /__sim asks for the admin token',
+    shownDefault: DEFAULTS.host,
+  },
+  'admin-token': {
+    type: 'string',
+    value: 'TOKEN',
+    help: 'the token /__sim asks for (X-Sim-Admin-Token: TOKEN, or /__sim/?admin_token=TOKEN in a browser), at least 16 characters',
+    shownDefault: 'none on loopback; generated and printed once for any other --host',
+  },
+  'body-limit': { type: 'string', value: 'BYTES', help: 'largest request body accepted; a larger one is answered InvalidRequestError', shownDefault: String(DEFAULTS.bodyLimit) },
+  'max-header-size': { type: 'string', value: 'BYTES', help: 'largest request line plus headers; a larger one is answered 431 SimRequestRefusedError', shownDefault: String(DEFAULTS.maxHeaderSize) },
+  'request-timeout': {
+    type: 'string',
+    value: 'MS',
+    help: 'how long a client may take to send a whole request; a slower one is answered 408 SimRequestRefusedError',
+    shownDefault: String(DEFAULTS.requestTimeout),
+  },
   seed: { type: 'string', value: 'S', help: 'seed for generated ids and data: same seed, same answers', shownDefault: `"${DEFAULTS.seed}"` },
   dynamic: {
     type: 'boolean',
@@ -107,11 +126,14 @@ export interface CommandSpec {
   readonly examples: ReadonlyArray<readonly [string, string]>;
 }
 
-const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }, { name: 'auth' }];
+/** How much a client may send and how slowly: the limits that keep a misbehaving one from exhausting the simulator. */
+const LIMITS: readonly CommandOption[] = [{ name: 'admin-token' }, { name: 'body-limit' }, { name: 'max-header-size' }, { name: 'request-timeout' }];
+const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }, { name: 'auth' }, ...LIMITS];
 /** Where requests go on to a real server, what happens to the credentials there matters too. */
 const FORWARDING_LISTEN: readonly CommandOption[] = [
   { name: 'port' },
   { name: 'host' },
+  ...LIMITS,
   {
     name: 'auth',
     help:

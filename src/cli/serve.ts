@@ -11,11 +11,18 @@ import { redaction, type Values } from './parse.js';
 import { isScenarioPath, scenarioFile } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
 
+/** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 5000;
+
 export type ServeCommand = 'mock' | 'proxy' | 'record' | 'replay';
 
 export function simOptions(command: ServeCommand, values: Values): SimOptions {
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
+  }
+  for (const name of ['body-limit', 'max-header-size', 'request-timeout'] as const) {
+    const value = values[name];
+    if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive integer, got "${value}".`, command);
   }
   if (values.auth !== undefined) {
     const credentials = readCredentials(values.auth);
@@ -42,7 +49,15 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     coverage: values.coverage,
     auth: values.auth,
     watch: command === 'mock' ? values.watch : undefined,
+    adminToken: values['admin-token'],
+    bodyLimit: numberOrUndefined(values['body-limit']),
+    maxHeaderSize: numberOrUndefined(values['max-header-size']),
+    requestTimeout: numberOrUndefined(values['request-timeout']),
   };
+}
+
+function numberOrUndefined(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
 }
 
 /** Resolves -1 while the server runs (the process stays up until a signal), else the exit code. */
@@ -61,11 +76,20 @@ export async function serve(command: ServeCommand, options: SimOptions): Promise
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
             `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")${auth}\n`,
     );
+    if (config.adminToken !== undefined) {
+      // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
+      const told = options.adminToken === undefined ? `admin token ${config.adminToken} (generated; choose one with --admin-token)` : 'the admin token given with --admin-token';
+      process.stdout.write(`control plane ${sim.url}/__sim needs ${told}: send X-Sim-Admin-Token, or open ${sim.url}/__sim/?admin_token=TOKEN\n`);
+    }
+    let stopping = false;
     const stop = () => {
-      void sim.close().then(() => process.exit(0));
+      // A second signal means now: whatever is still in flight is cut (its recording is already safe or never began).
+      if (stopping) process.exit(1);
+      stopping = true;
+      void sim.close({ graceMs: SHUTDOWN_GRACE_MS }).then(() => process.exit(0));
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     return -1; // keep running
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ScenarioError) {

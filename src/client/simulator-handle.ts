@@ -4,9 +4,11 @@
  * `globalSetup` while the tests run in worker processes (`connectSimulator`). A partition handle is the same
  * shape, scoped by the `/__partition/NAME` prefix.
  */
+import { readFileSync } from 'node:fs';
 import type { CoverageReport } from '../control/coverage.js';
 import type { JournalEntry } from '../control/journal.js';
 import type { RuleListing } from '../control/rule-store.js';
+import { isScenarioPath } from '../scenarios/scenario-library.js';
 import type { LogEntry } from '../state/log.js';
 
 /** A scenario as a test names it: a name in the scenarios folder, a path to a .yaml file, or the scenario as an object. */
@@ -63,16 +65,18 @@ export class SimulatorError extends Error {
   }
 }
 
-export function connectSimulator(url: string, options: { partition?: string; close?: () => Promise<void> } = {}): SimulatorHandle {
+/** `adminToken`: for a simulator listening beyond loopback, whose control API asks for it. */
+export function connectSimulator(url: string, options: { partition?: string; adminToken?: string; close?: () => Promise<void> } = {}): SimulatorHandle {
   const base = url.replace(/\/+$/, '');
   const name = options.partition ?? 'default';
   const scoped = name === 'default' ? base : `${base}/__partition/${encodeURIComponent(name)}`;
   const port = Number(new URL(base).port);
 
+  const admin: Record<string, string> = options.adminToken === undefined ? {} : { 'x-sim-admin-token': options.adminToken };
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${scoped}/__sim${path}`, {
       method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: body === undefined ? admin : { ...admin, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
@@ -95,7 +99,9 @@ export function connectSimulator(url: string, options: { partition?: string; clo
       await call('POST', '/reset');
     },
     useScenario: async (scenario) => {
-      await call('PUT', '/scenario', typeof scenario === 'string' ? { name: scenario } : { scenario });
+      // A file is read here and sent as text: the simulator reads no path it is sent (and may run elsewhere).
+      const body = typeof scenario !== 'string' ? { scenario } : isScenarioPath(scenario) ? { yaml: readFileSync(scenario, 'utf8'), file: scenario } : { name: scenario };
+      await call('PUT', '/scenario', body);
     },
     state: () => call('GET', '/state'),
     journal: async () => (await call<{ entries: JournalEntry[] }>('GET', '/journal')).entries,
@@ -111,11 +117,11 @@ export function connectSimulator(url: string, options: { partition?: string; clo
       },
     },
     coverage: (opts) => call('GET', opts?.all ? '/coverage?all' : '/coverage'),
-    partition: (other) => connectSimulator(base, { partition: other }),
+    partition: (other) => connectSimulator(base, { partition: other, adminToken: options.adminToken }),
     close: async () => {
       if (options.close) return options.close();
       // A partition handle frees its partition; the simulator itself is stopped by whoever started it.
-      if (name !== 'default') await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE' });
+      if (name !== 'default') await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE', headers: admin });
     },
   };
 }

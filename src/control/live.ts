@@ -13,6 +13,7 @@ import type { ControlEntry, LogEntry } from '../state/log.js';
 import { createSseChannel, SSE_HEADERS } from '../http/sse.js';
 import type { Answer } from '../http/io.js';
 import type { Partition } from './partitions.js';
+import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
 
 /** How much of the log the hello frame carries: enough to fill the events panel, small enough to send at once. */
 export const HELLO_ENTRIES = 500;
@@ -23,8 +24,19 @@ export const KEEP_ALIVE_MS = 15_000;
  */
 const MAX_QUEUED = 2000;
 
-export function liveAnswer(partition: Partition): Answer {
-  const channel = createSseChannel({ maxQueued: MAX_QUEUED });
+/** Inspector pages open at once, over all partitions: a person has a few tabs, a loop opening them has a bug. */
+export const MAX_LIVE_STREAMS = 32;
+/** A hello frame carries the journal and recent events: room for it and a burst after it. */
+const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+
+export function createLiveQuota(): StreamQuota {
+  return createStreamQuota('inspector streams', MAX_LIVE_STREAMS, 'Close inspector tabs you no longer look at (each holds one GET /__sim/live stream)');
+}
+
+export function liveAnswer(partition: Partition, quota: StreamQuota): Answer {
+  quota.claim();
+  const channel = createSseChannel({ maxQueued: MAX_QUEUED, maxQueuedBytes: MAX_QUEUED_BYTES });
+  quota.hold(channel);
   const log = partition.log;
   const retained = log.entries();
   const entries = retained.filter((e) => e.kind !== 'exchange').slice(-HELLO_ENTRIES);

@@ -13,13 +13,16 @@ import type { SpecIndex } from '../spec/openapi.js';
 import { createEngine, type Engine } from '../state/engine.js';
 import type { ControlAction } from '../state/log.js';
 import { createEventStream, type EventStream } from '../stream/event-stream.js';
+import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
 import { createCoverage, type Coverage } from './coverage.js';
 import { createExchangeDetails, type ExchangeDetails } from './exchange-details.js';
 import { createJournal, type Journal } from './journal.js';
+import { createLiveQuota } from './live.js';
 import { createRuleStore, type RuleStore } from './rule-store.js';
 
 export const DEFAULT_PARTITION = 'default';
 export const DEFAULT_MAX_PARTITIONS = 256;
+export const DEFAULT_MAX_SUBSCRIBERS = 500;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface Partition extends Engine {
@@ -54,6 +57,10 @@ export interface Partitions {
   list(): Partition[];
   /** Removes a partition; the default one is restarted instead, as it always exists. */
   delete(name: string): void;
+  /** The caps on long-lived streams, over all partitions: API event subscribers and inspector pages. */
+  readonly streams: { readonly subscribers: StreamQuota; readonly live: StreamQuota };
+  /** Ends every open stream cleanly (a shutdown: what is queued still goes out, recordings are written). */
+  endStreams(): void;
   dispose(): void;
 }
 
@@ -64,6 +71,8 @@ export interface PartitionsOptions {
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
   max?: number;
+  /** Event-stream subscribers open at once, over all partitions. */
+  maxSubscribers?: number;
   /** The simulator's project, served by every partition whose scenario declares none. */
   project: ProjectContext;
 }
@@ -71,6 +80,10 @@ export interface PartitionsOptions {
 export function createPartitions(options: PartitionsOptions): Partitions {
   const max = options.max ?? DEFAULT_MAX_PARTITIONS;
   const partitions = new Map<string, Partition>();
+  const streams = {
+    subscribers: createStreamQuota('event-stream subscribers', options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS, 'Close event streams you no longer read (each GET /api/event holds one until it disconnects), or start with a higher maxSubscribers'),
+    live: createLiveQuota(),
+  };
 
   const create = (name: string, definition: ScenarioDefinition | undefined): Partition => {
     const engine = createEngine({ resources: options.resources, definition, realTime: options.realTime, seed: options.seed });
@@ -87,7 +100,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
-    const events = createEventStream(engine, { project, seed: options.seed });
+    const events = createEventStream(engine, { project, seed: options.seed, quota: streams.subscribers });
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,
@@ -141,6 +154,11 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       }
       partition.dispose();
       partitions.delete(name);
+    },
+    streams,
+    endStreams() {
+      streams.subscribers.endAll();
+      streams.live.endAll();
     },
     dispose() {
       for (const partition of partitions.values()) partition.dispose();

@@ -7,6 +7,7 @@ import { parseDuration } from '../duration.js';
 import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
+import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { hintOf, safeDecode } from '../spec/router.js';
@@ -39,7 +40,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
   const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
     // The web inspector: its page, assets, live stream and exchange details.
-    ...inspectorRoutes(),
+    ...inspectorRoutes(partitions.streams.live),
     '/__sim/operations': {
       GET: () => jsonAnswer(200, { specHash: spec.hash, operations: spec.operations.map(hintOf) }),
     },
@@ -75,12 +76,17 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     '/__sim/scenario': {
       PUT: ({ exchange, partition }) => {
         const body = jsonBody(exchange);
-        const source = typeof body.name === 'string' && body.name !== '' ? body.name : isObject(body.scenario) ? body.scenario : undefined;
-        if (source === undefined) throw new SimControlRequestError('Name the scenario to switch to', 'Send {"name": "forms-settling"} (GET /__sim/scenarios lists them) or {"scenario": {…a scenario as an object…}}');
+        const load = scenarioLoader(body);
+        if (!load) {
+          throw new SimControlRequestError(
+            'Name the scenario to switch to',
+            'Send {"name": "forms-settling"} (GET /__sim/scenarios lists them), {"yaml": "…a scenario file\'s text…", "file": "its name, for problems"} or {"scenario": {…a scenario as an object…}}',
+          );
+        }
         if (!library) throw new SimControlRequestError('This simulator serves no scenarios in this mode', 'Scenarios serve in mock mode: start it with `mock --scenario NAME`');
         let definition;
         try {
-          definition = library.load(source);
+          definition = load(library);
         } catch (error) {
           if (error instanceof ScenarioError) throw new SimScenarioError(error.problems.map(describeProblem));
           throw error;
@@ -163,6 +169,15 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     }
     return route({ exchange, partition, params: found.params });
   };
+}
+
+/** The three ways a scenario arrives over HTTP; none of them is a path the simulator would read. */
+function scenarioLoader(body: Record<string, unknown>): ((library: ScenarioLibrary) => ScenarioDefinition) | undefined {
+  const { name, yaml, file, scenario } = body;
+  if (typeof name === 'string' && name !== '') return (library) => library.loadNamed(name);
+  if (typeof yaml === 'string') return (library) => library.loadText(yaml, typeof file === 'string' && file !== '' ? file : '<yaml>');
+  if (isObject(scenario)) return (library) => library.load(scenario);
+  return undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -8,6 +8,7 @@ import type { SimOptions } from '../config.js';
 import { writeCoverageFile } from '../control/coverage-file.js';
 import { parseScenario } from '../scenarios/load-scenario.js';
 import { watchScenarioFile, type ScenarioWatchHandlers } from '../scenarios/watch.js';
+import { endSocketWith, refusal } from './socket-answer.js';
 import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {
@@ -15,7 +16,8 @@ export interface RunningSimulator {
   port: number;
   app: SimApp;
   server: Server;
-  close(): Promise<void>;
+  /** Stops listening and closes every connection; with `graceMs`, answers in flight get that long to finish. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export async function startServer(options: SimOptions = {}): Promise<RunningSimulator> {
@@ -23,7 +25,26 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
   const loadedAt = Date.now();
   const app = await createApp(options);
   const { host, port } = app.sim.config;
-  const server = createServer(app);
+  const { maxHeaderSize, requestTimeout } = app.sim.config;
+  const server = createServer(
+    {
+      maxHeaderSize,
+      // One deadline for the whole request, headers included: a slow or half-open client holds a socket for
+      // that long at most. Node checks every 30 s by default, too coarse for a short timeout.
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(requestTimeout / 4))),
+    },
+    app,
+  );
+  // Without this Node answers a refused request itself: a bare 431 or 400 with an empty body.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+      socket.destroy();
+      return;
+    }
+    endSocketWith(socket, refusal(error.code, maxHeaderSize, requestTimeout));
+  });
   const closeTunnels = handleUpgrades(server, app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream), app.sim.config.auth);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -40,12 +61,17 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     port: actual,
     app,
     server,
-    close: async () => {
+    close: async ({ graceMs = 0 } = {}) => {
       stopWatching();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
         closeTunnels();
+        // Streams never end by themselves: end them (their recordings are written as they close), let the
+        // answers in flight finish within the grace period, and cut what is still open after it.
+        app.sim.partitions.endStreams();
+        server.closeIdleConnections();
+        if (graceMs > 0) setTimeout(() => server.closeAllConnections(), graceMs).unref();
+        else server.closeAllConnections();
       });
       const { config, partitions, spec } = app.sim;
       if (config.coverage !== undefined) {

@@ -1,6 +1,6 @@
 /**
  * One server-sent-events subscriber: frames go out as the consumer takes them, and a consumer that stops
- * taking them is dropped once 256 frames wait for it (the real server's subscriber buffer), so a stalled
+ * taking them is dropped once 256 frames (the real server's subscriber buffer) or 256 KiB wait for it, so a stalled
  * browser tab cannot grow the simulator's memory. The stream ends cleanly when the subscriber is closed.
  */
 import { Readable } from 'node:stream';
@@ -14,6 +14,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export const SUBSCRIBER_BUFFER = 256;
+/** However small its frames, a subscriber that stops reading holds at most this much. */
+export const SUBSCRIBER_BUFFER_BYTES = 256 * 1024;
 
 export interface SseChannel {
   /** What the HTTP answer pipes to the client. */
@@ -34,13 +36,17 @@ export interface SseChannel {
 export interface SseOptions {
   /** Frames that may wait for a slow consumer before it is dropped. */
   maxQueued?: number;
+  /** Bytes that may wait for it (the frames' text), whichever limit comes first. */
+  maxQueuedBytes?: number;
   /** Told when a slow consumer is dropped. */
   onDrop?: () => void;
 }
 
 export function createSseChannel(options: SseOptions = {}): SseChannel {
   const maxQueued = options.maxQueued ?? SUBSCRIBER_BUFFER;
+  const maxQueuedBytes = options.maxQueuedBytes ?? SUBSCRIBER_BUFFER_BYTES;
   const queue: string[] = [];
+  let queuedBytes = 0;
   const listeners: Array<() => void> = [];
   let wanted = false;
   let closed = false;
@@ -50,13 +56,18 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
     if (closed) return;
     closed = true;
     queue.length = 0;
+    queuedBytes = 0;
     for (const listener of listeners.splice(0)) listener();
   };
 
   // Frames wait in `queue` until the consumer reads; the Readable itself holds at most one frame, so the
   // queue's length is exactly how far behind the consumer is.
   const flush = () => {
-    while (wanted && queue.length) wanted = stream.push(queue.shift());
+    while (wanted && queue.length) {
+      const frame = queue.shift() as string;
+      queuedBytes -= frame.length;
+      wanted = stream.push(frame);
+    }
     if (ending && queue.length === 0) stream.push(null);
   };
 
@@ -75,12 +86,14 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
 
   const enqueue = (text: string) => {
     if (closed || ending) return;
-    if (queue.length >= maxQueued) {
+    // The first frame always goes in, however large: a hello must not drop the consumer it greets.
+    if (queue.length >= maxQueued || (queue.length > 0 && queuedBytes + text.length > maxQueuedBytes)) {
       options.onDrop?.();
       stream.destroy();
       return;
     }
     queue.push(text);
+    queuedBytes += text.length;
     flush();
   };
 

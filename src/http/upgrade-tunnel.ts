@@ -7,8 +7,9 @@ import type { IncomingMessage, Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
-import { BASIC_CHALLENGE, UnauthorizedError } from '../errors.js';
+import { UnauthorizedError } from '../errors.js';
 import { isAuthorized, type Credentials } from './auth.js';
+import { endSocketWith, endSocketWithJson } from './socket-answer.js';
 
 /**
  * Returns a function that ends every open tunnel (upgraded sockets outlive the HTTP server's own close).
@@ -21,19 +22,15 @@ export function handleUpgrades(server: Server, upstream: URL | undefined, creden
     open.add(socket);
     socket.on('close', () => open.delete(socket));
     if (credentials && !isAuthorized({ headers: req.headers, searchParams: new URL(`http://sim.invalid${req.url ?? '/'}`).searchParams }, credentials)) {
-      const body = JSON.stringify(new UnauthorizedError().toBody());
-      socket.end(
-        `HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nwww-authenticate: ${BASIC_CHALLENGE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-      );
+      endSocketWith(socket, new UnauthorizedError());
       return;
     }
     if (!upstream) {
-      const body = JSON.stringify({
+      endSocketWithJson(socket, 404, {
         _tag: 'SimRouteNotFoundError',
         message: `No upgrade to ${req.url ?? ''}: the simulator passes WebSocket upgrades only to an upstream`,
         hint: 'Run proxy or record with --upstream URL',
       });
-      socket.end(`HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       return;
     }
     const secure = upstream.protocol === 'https:';

@@ -3,9 +3,11 @@
  * a single append, so a crash (even kill -9) between two writes leaves a valid file holding every completed
  * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
  */
-import { existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { ConfigError } from '../config.js';
+import { SimRecordingWriteError } from '../errors.js';
 import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../http/io.js';
 import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
@@ -33,16 +35,40 @@ export function requestBody(exchange: Exchange): unknown {
  * `recorded`: how many interactions the file already holds, when the caller knows (hybrid replay has just
  * read it); otherwise an existing file is read to continue its numbering.
  */
-export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules, recorded?: number): Recorder {
-  mkdirSync(dirname(file), { recursive: true });
-  const fresh = !existsSync(file);
-  let seq = fresh ? 0 : (recorded ?? parseRecording(readFileSync(file, 'utf8')).interactions.length);
-  // The descriptor lives as long as the process: appends go straight to the file, nothing is buffered.
-  const fd = openSync(file, 'a');
-  if (fresh) writeSync(fd, headerDocument(header));
+export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules, options: { recorded?: number; log?: (line: string) => void } = {}): Recorder {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let fd: number;
+  let seq: number;
+  // A recording that cannot be written says so before the first request, not after an hour of traffic.
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const existing = existsSync(file) ? statSync(file) : undefined;
+    if (existing && !existing.isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'EISDIR' });
+    seq = existing && existing.size > 0 ? (options.recorded ?? parseRecording(readFileSync(file, 'utf8')).interactions.length) : 0;
+    // The descriptor lives as long as the process: appends go straight to the file, nothing is buffered.
+    fd = openSync(file, 'a');
+    if (!existing || existing.size === 0) writeSync(fd, headerDocument(header));
+  } catch (error) {
+    throw new ConfigError(`cannot record into ${file}: ${describeFsError(error)}`);
+  }
 
+  /** Each interaction is one write; one that fails is reported, never dropped silently. */
   const write = (interaction: Interaction) => {
-    writeSync(fd, Buffer.from(interactionDocument(interaction)));
+    try {
+      writeSync(fd, Buffer.from(interactionDocument(interaction)));
+    } catch (error) {
+      const failure = new SimRecordingWriteError(file, (error as NodeJS.ErrnoException).code, describeFsError(error));
+      log(`record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`);
+      throw failure;
+    }
+  };
+
+  const writeLogged = (interaction: Interaction) => {
+    try {
+      write(interaction);
+    } catch {
+      // logged by write
+    }
   };
 
   return {
@@ -80,7 +106,8 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
       const finish = (open: boolean) => {
         if (written) return;
         written = true;
-        write({
+        // The answer has gone out already: the failure can only be logged (write does).
+        writeLogged({
           seq: ++seq,
           ...base,
           response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks, ...(open ? { open } : {}) },
@@ -97,4 +124,19 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
       return { ...answer, stream: tee };
     },
   };
+}
+
+/** An fs failure in words a user acts on: `no space left on device (ENOSPC)`. */
+function describeFsError(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    EISDIR: 'it is not a regular file',
+  };
+  return code && known[code] ? `${known[code]} (${code})` : message;
 }

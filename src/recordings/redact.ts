@@ -15,8 +15,8 @@ export interface RedactionRules {
 }
 
 export const DEFAULT_REDACTION: RedactionRules = {
-  headers: ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'],
-  query: ['auth_token'],
+  headers: ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-sim-admin-token'],
+  query: ['auth_token', 'admin_token'],
   // The provider key of POST /api/integration/{id}/connect/key.
   pointers: ['/key'],
 };

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { SimScenarioNotFoundError } from '../errors.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import type { ScenarioDefinition } from './definition.js';
-import { loadScenarioFile, loadScenarioObject } from './load-scenario.js';
+import { loadScenarioFile, loadScenarioObject, parseScenario } from './load-scenario.js';
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
@@ -18,8 +18,19 @@ export type ScenarioSource = string | Record<string, unknown>;
 
 export interface ScenarioLibrary {
   available(): string[];
+  /** A name, a path or an object: for whoever started the simulator (its paths are theirs to choose). */
   load(source: ScenarioSource): ScenarioDefinition;
+  /**
+   * For what arrives over HTTP: a name of the scenarios folder only, never a path, so a request (a web page
+   * on a developer's machine, anyone on the network) cannot make the simulator read a file of its choosing.
+   */
+  loadNamed(name: string): ScenarioDefinition;
+  /** A scenario's YAML text; `file` only names it in problems (a handle sends the file it read). */
+  loadText(text: string, file: string): ScenarioDefinition;
 }
+
+/** What a scenario name can be: a file name in the folder without its `.yaml`, and nothing a path is made of. */
+const SCENARIO_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
 /** A file name, or anything with a slash, is a path; anything else names a scenario in the folder. */
 export function isScenarioPath(nameOrPath: string): boolean {
@@ -43,8 +54,13 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
     return join(directory, `${nameOrPath}.yaml`);
   };
   const available = () => scenarioNames(directory);
-  return {
+  const library: ScenarioLibrary = {
     available,
+    loadNamed(name) {
+      if (!SCENARIO_NAME.test(name) || name.endsWith('.yaml') || name.endsWith('.yml')) throw new SimScenarioNotFoundError(name, available(), 'over HTTP a scenario is a name from the list, or its YAML text as {"yaml": "…"}');
+      return library.load(name);
+    },
+    loadText: (text, file) => parseScenario(text, file, spec),
     load(source) {
       if (typeof source !== 'string') return loadScenarioObject(source, spec);
       const file = resolveFile(source);
@@ -61,4 +77,5 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
       return definition;
     },
   };
+  return library;
 }

@@ -13,6 +13,7 @@ import type { DomainEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
 import { createSequenceCounter, publish, sessionInfo, type Envelope } from './publication.js';
+import type { StreamQuota } from './stream-quota.js';
 
 /** The real server's keep-alive period. */
 export const HEARTBEAT_MS = 15_000;
@@ -28,6 +29,8 @@ export interface EventStreamOptions {
   seed: string;
   heartbeatMs?: number;
   maxQueued?: number;
+  /** The cap on subscribers, shared with the other partitions' streams. */
+  quota?: StreamQuota;
 }
 
 export interface EventStream {
@@ -109,6 +112,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
 
   return {
     subscribe() {
+      options.quota?.claim();
       const channel = createSseChannel({
         maxQueued: options.maxQueued ?? SUBSCRIBER_BUFFER,
         onDrop: () => dropped++,
@@ -116,6 +120,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       const now = engine.clock.now();
       const subscriber: Subscriber = { channel, nextBeat: now + heartbeatMs };
       subscribers.add(subscriber);
+      options.quota?.hold(channel);
       const keepAlive = setInterval(() => channel.comment('heartbeat'), heartbeatMs);
       keepAlive.unref();
       channel.onClose(() => {
