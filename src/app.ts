@@ -44,6 +44,8 @@ export interface PipelineDeps {
   responders: Responder[];
   /** Where scenarios come from (mock mode only). */
   library?: ScenarioLibrary;
+  /** Answers being streamed now (event streams, forwarded or not): a shutdown ends them rather than cutting them. */
+  openStreams?: Set<ServerResponse>;
 }
 
 export interface SimApp extends Express {
@@ -67,7 +69,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
     responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
   }
-  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library };
+  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set() };
   const app = express() as SimApp;
   app.disable('x-powered-by');
   app.disable('etag');
@@ -177,7 +179,13 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
     // Kept for the inspector as the client got it: the simulator's own headers included, secrets masked.
     if (partition && layer !== 'control' && layer !== 'cors') partition.exchanges.record(exchange, answer, headers, redaction);
-    if (!res.headersSent) writeAnswer(res, answer, headers);
+    if (res.headersSent) return;
+    const streams = deps.openStreams;
+    if (answer.kind === 'stream' && streams) {
+      streams.add(res);
+      res.once('close', () => streams.delete(res));
+    }
+    writeAnswer(res, answer, headers);
   };
 }
 

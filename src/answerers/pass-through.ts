@@ -11,11 +11,14 @@ import type { Responder } from './responder.js';
 import { forward, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */
-export type PassThrough = (exchange: Exchange, route: Route, cursors: Map<string, number>) => Promise<Answer & { layer: string }>;
+export type PassThrough = ((exchange: Exchange, route: Route, cursors: Map<string, number>) => Promise<Answer & { layer: string }>) & {
+  /** Lets go of the recording file, once nothing can be written to it any more. */
+  close(): void;
+};
 
 export function createPassThrough(options: { upstream?: Upstream; recorder?: Recorder; replayer?: Replayer }): PassThrough {
   const { upstream, recorder, replayer } = options;
-  return async (exchange, route, cursors) => {
+  const through = async (exchange: Exchange, route: Route, cursors: Map<string, number>): Promise<Answer & { layer: string }> => {
     const replayed = replayer?.answer(exchange, route, cursors);
     if (replayed) return { ...replayed, layer: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
@@ -23,6 +26,7 @@ export function createPassThrough(options: { upstream?: Upstream; recorder?: Rec
     const answer = await forward(exchange, upstream);
     return { ...(recorder ? recorder.capture(exchange, answer, route, started) : answer), layer: recorder ? 'record' : 'upstream' };
   };
+  return Object.assign(through, { close: () => recorder?.close() });
 }
 
 export function passThroughResponder(through: PassThrough): Responder {

@@ -37,6 +37,14 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     },
     app,
   );
+  // Node's deadlines start with the first byte: a connection that never sends one would be held for ever.
+  server.on('connection', (socket) => {
+    const idle = setTimeout(() => {
+      if (socket.bytesRead === 0) socket.destroy();
+    }, requestTimeout);
+    idle.unref();
+    socket.once('close', () => clearTimeout(idle));
+  });
   // Without this Node answers a refused request itself: a bare 431 or 400 with an empty body.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') {
@@ -69,11 +77,18 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
         // Streams never end by themselves: end them (their recordings are written as they close), let the
         // answers in flight finish within the grace period, and cut what is still open after it.
         app.sim.partitions.endStreams();
+        // Forwarded streams have no channel to close: their answers are ended once the channels had their turn.
+        setImmediate(() => {
+          for (const res of app.sim.openStreams ?? []) res.end();
+        });
         server.closeIdleConnections();
         if (graceMs > 0) setTimeout(() => server.closeAllConnections(), graceMs).unref();
         else server.closeAllConnections();
       });
-      const { config, partitions, spec } = app.sim;
+      const { config, partitions, spec, passThrough } = app.sim;
+      // The last recorded streams are written as their connections close, which the loop reports a turn later.
+      await new Promise((resolve) => setImmediate(resolve));
+      passThrough?.close();
       if (config.coverage !== undefined) {
         const report = writeCoverageFile(config.coverage, partitions, spec);
         config.log(`coverage: ${report.summary.line} (${config.coverage})`);

@@ -1,9 +1,9 @@
 /**
  * Writes interactions to a recording file as they complete: each one is a whole YAML document written with
- * a single append, so a crash (even kill -9) between two writes leaves a valid file holding every completed
+ * a single append (cut back if the disk takes only part of it), so a crash (even kill -9) between two writes leaves a valid file holding every completed
  * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
  */
-import { existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ConfigError } from '../config.js';
@@ -19,6 +19,8 @@ export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
 export interface Recorder {
   /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
   capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
+  /** Closes the file; an interaction that completes after it is logged as not written. */
+  close(): void;
 }
 
 export function requestBody(exchange: Exchange): unknown {
@@ -52,11 +54,18 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
     throw new ConfigError(`cannot record into ${file}: ${describeFsError(error)}`);
   }
 
-  /** Each interaction is one write; one that fails is reported, never dropped silently. */
+  // Where the last whole document ends: a write that fails half-way is cut back to it, so the file stays valid.
+  let end = fstatSync(fd).size;
+  /** Each interaction is one document appended whole; one that fails is reported, never dropped silently. */
   const write = (interaction: Interaction) => {
+    const bytes = Buffer.from(interactionDocument(interaction));
+    let written = 0;
     try {
-      writeSync(fd, Buffer.from(interactionDocument(interaction)));
+      // A full disk can take part of a write and refuse the rest.
+      while (written < bytes.length) written += writeSync(fd, bytes, written);
+      end += bytes.length;
     } catch (error) {
+      if (written > 0) ftruncateSync(fd, end);
       const failure = new SimRecordingWriteError(file, (error as NodeJS.ErrnoException).code, describeFsError(error));
       log(`record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`);
       throw failure;
@@ -71,7 +80,13 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
     }
   };
 
+  let closed = false;
   return {
+    close() {
+      if (closed) return;
+      closed = true;
+      closeSync(fd);
+    },
     capture(exchange, answer, route, startedAt) {
       const base = {
         operationId: route.operationId,
@@ -136,6 +151,8 @@ function describeFsError(error: unknown): string {
     EPERM: 'operation not permitted',
     EROFS: 'read-only file system',
     ENOTDIR: 'a part of the path is a file, not a folder',
+    // What creating the folders says when one of them is a file.
+    EEXIST: 'a part of the path is a file, not a folder',
     EISDIR: 'it is not a regular file',
   };
   return code && known[code] ? `${known[code]} (${code})` : message;
