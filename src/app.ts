@@ -21,7 +21,7 @@ import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
-import { requireAdminToken } from './http/admin-token.js';
+import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
 import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
@@ -119,8 +119,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         answer = { kind: 'empty', status: 204, headers: preflightHeaders(req) };
         layer = 'cors';
       } else if (isControlPath(exchange.pathname)) {
-        // 2. Control plane (behind the admin token when the simulator is reachable beyond loopback).
-        const granted = deps.config.adminToken === undefined ? {} : requireAdminToken(exchange, deps.config.adminToken);
+        // 2. Control plane: for this machine's programs, or whoever holds the admin token.
+        const granted = guardControl(exchange, deps.config.adminToken);
         answer = control(exchange, partition);
         if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';

@@ -405,3 +405,15 @@ export class SimRecordingWriteError extends TaggedError {
     });
   }
 }
+
+/** A control request from a web page of another site, or addressed to a name that is not this machine. */
+export class SimForeignOriginError extends TaggedError {
+  readonly _tag = 'SimForeignOriginError';
+  readonly status = 403;
+  constructor(what: string) {
+    super({
+      message: `The control API does not answer ${what}: on loopback it serves this machine's programs and pages only`,
+      hint: 'Use http://127.0.0.1 or http://localhost (from a page served on loopback too), or start the simulator with --admin-token and send it',
+    });
+  }
+}

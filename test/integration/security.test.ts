@@ -93,6 +93,33 @@ describe('the control plane', () => {
   });
 });
 
+describe('the control plane on loopback', () => {
+  let app: SimApp;
+  beforeAll(async () => {
+    app = await createApp({ scenario: 'default', log: () => {} });
+  });
+
+  it('answers this machine: programs, and pages served from loopback', async () => {
+    expect((await request(app).post('/__sim/reset')).status).toBe(200);
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
+      expect((await request(app).post('/__sim/reset').set('origin', origin)).status, origin).toBe(200);
+    }
+  });
+
+  it('refuses a page of another site, which a browser would let post to it (CSRF), and a rebound DNS name', async () => {
+    const before = (await request(app).get('/__sim/clock')).body.now as number;
+    for (const [header, value] of [['origin', 'https://evil.example'], ['origin', 'null'], ['host', 'evil.example:4010'], ['host', 'localhost.evil.example']] as const) {
+      const res = await request(app).post('/__sim/clock/advance').set(header, value).set('content-type', 'text/plain').send('{"by": "1h"}');
+      expect(res.status, `${header}: ${value}`).toBe(403);
+      expect(res.body).toMatchObject({ _tag: 'SimForeignOriginError', hint: expect.stringContaining('127.0.0.1') });
+    }
+    // None of them moved the clock.
+    expect((await request(app).get('/__sim/clock')).body.now).toBe(before);
+    // The API itself answers any origin, as the real server does.
+    expect((await request(app).get('/api/plugin').set('origin', 'https://evil.example')).status).toBe(200);
+  });
+});
+
 describe('names that arrive over HTTP', () => {
   let app: SimApp;
   beforeAll(async () => {
