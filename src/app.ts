@@ -26,6 +26,7 @@ import { isAuthorized, refuse } from './http/auth.js';
 import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
+import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
 import { RESOURCES } from './resources/index.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
 import { checkAnswer } from './spec/answer-check.js';
@@ -46,6 +47,8 @@ export interface PipelineDeps {
   library?: ScenarioLibrary;
   /** Answers being streamed now (event streams, forwarded or not): a shutdown ends them rather than cutting them. */
   openStreams?: Set<ServerResponse>;
+  /** The secret values clients sent, masked wherever they turn up again in what people are shown. */
+  secrets?: SecretValues;
 }
 
 export interface SimApp extends Express {
@@ -57,7 +60,8 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const spec = await specAt(config.specPath);
   // Served by every partition whose scenario declares no project of its own.
   const project = projectContext(config.projectDir, config.projectId);
-  const passThrough = createModePassThrough(config, spec);
+  const secrets = createSecretValues(mergeRedaction(config.redact));
+  const passThrough = createModePassThrough(config, spec, secrets);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
   const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, maxSubscribers: config.maxSubscribers, project });
@@ -69,7 +73,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
     responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
   }
-  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set() };
+  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set(), secrets };
   const app = express() as SimApp;
   app.disable('x-powered-by');
   app.disable('etag');
@@ -115,6 +119,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     }
     try {
       ({ partition, exchange } = selectPartition(incoming, deps.partitions));
+      deps.secrets?.note(exchange);
       if (exchange.method === 'OPTIONS') {
         answer = { kind: 'empty', status: 204, headers: preflightHeaders(req) };
         layer = 'cors';
@@ -122,6 +127,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         // 2. Control plane: for this machine's programs, or whoever holds the admin token.
         const granted = guardControl(exchange, deps.config.adminToken);
         answer = control(exchange, partition);
+        if (answer.kind === 'json' && deps.secrets) answer = { ...answer, body: deps.secrets.scrubValue(answer.body) };
         if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';
       } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth)) {

@@ -10,8 +10,10 @@ import { RECORDING_FORMAT, type RecordingHeader } from '../recordings/format.js'
 import { createRecorder } from '../recordings/recorder.js';
 import { mergeRedaction } from '../recordings/redact.js';
 import { createReplayer } from '../recordings/replay.js';
+import type { SecretValues } from '../recordings/secret-values.js';
+import { withoutCredentials } from '../recordings/redact.js';
 
-export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassThrough | undefined {
+export function createModePassThrough(config: SimConfig, spec: SpecIndex, secrets?: SecretValues): PassThrough | undefined {
   if (config.upstream === undefined && config.replay === undefined) return undefined;
   const rules = mergeRedaction(config.redact);
   const upstream = config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
@@ -21,7 +23,7 @@ export function createModePassThrough(config: SimConfig, spec: SpecIndex): PassT
   const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
-  const header: RecordingHeader = { format: RECORDING_FORMAT, specHash: spec.hash, upstream: config.upstream };
-  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, { recorded: recordTo === config.replay ? replayer?.size : undefined, log: config.log });
+  const header: RecordingHeader = { format: RECORDING_FORMAT, specHash: spec.hash, upstream: config.upstream === undefined ? undefined : withoutCredentials(config.upstream) };
+  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, { recorded: recordTo === config.replay ? replayer?.size : undefined, log: config.log, scrub: secrets?.scrub });
   return createPassThrough({ upstream, recorder, replayer });
 }

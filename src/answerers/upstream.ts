@@ -28,7 +28,8 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
   const headers: Record<string, string> = { ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']), 'accept-encoding': 'identity' };
   if (exchange.rawBody.length) headers['content-length'] = String(exchange.rawBody.length);
   const send = target.protocol === 'https:' ? https.request : http.request;
-  const where = `${exchange.method} ${target.href}`;
+  // Never the query or credentials: this sentence is answered, kept for the inspector and logged.
+  const where = `${exchange.method} ${target.origin}${target.pathname}`;
 
   return new Promise<Answer>((resolve, reject) => {
     const req = send(target, { method: exchange.method, headers, timeout: upstream.timeoutMs }, (res) => {

@@ -57,9 +57,9 @@ export const OPTIONS = {
     type: 'string',
     multiple: true,
     value: 'NAME',
-    help: 'also redact this header (repeatable; authorization, proxy-authorization, cookie, set-cookie and x-api-key always are)',
+    help: 'also redact this header (repeatable; authorization, proxy-authorization, cookie, set-cookie, x-api-key and x-sim-admin-token always are)',
   },
-  'redact-query': { type: 'string', multiple: true, value: 'NAME', help: 'also redact this query value (repeatable; auth_token always is)' },
+  'redact-query': { type: 'string', multiple: true, value: 'NAME', help: 'also redact this query value (repeatable; auth_token and admin_token always are)' },
   'redact-pointer': {
     type: 'string',
     multiple: true,
@@ -163,6 +163,8 @@ export const COMMANDS = {
       { name: 'real-time' },
       { name: 'watch' },
       { name: 'coverage' },
+      // What the inspector and the control API show of a request is masked by the same rules as a recording.
+      ...REDACT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [

@@ -7,6 +7,7 @@ import { SimScenarioNotFoundError } from '../errors.js';
 import { ScenarioError } from '../scenarios/definition.js';
 import { readCredentials } from '../http/auth.js';
 import { startServer } from '../http/server.js';
+import { withoutCredentials } from '../recordings/redact.js';
 import { redaction, type Values } from './parse.js';
 import { isScenarioPath, scenarioFile } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
@@ -71,7 +72,7 @@ export async function serve(command: ServeCommand, options: SimOptions): Promise
     const auth = config.auth ? `; HTTP Basic auth required (user ${config.auth.user})` : '';
     process.stdout.write(
       command !== 'mock'
-        ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream].filter(Boolean).join(', then ')}` +
+        ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream && withoutCredentials(config.upstream)].filter(Boolean).join(', then ')}` +
             `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations${auth}\n`
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
             `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")${auth}\n`,

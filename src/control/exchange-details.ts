@@ -137,8 +137,8 @@ function requestBody(exchange: Exchange, rules: RedactionRules): { body?: Stored
   try {
     parsed = JSON.parse(text);
   } catch {
-    // Secrets are masked by JSON pointer, so a body that is not JSON has none to mask.
-    return { body: stored(text, raw.length, false) };
+    // Not JSON (form-encoded, cut short): the fields the pointers name are masked in the text.
+    return { body: stored(redactBody(text, rules) as string, raw.length, false) };
   }
   return { body: storedJson(parsed, raw.length, rules) };
 }
@@ -148,7 +148,7 @@ function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBod
   if (answer.kind !== 'raw') return {};
   const parsed = answerBody(answer);
   if (parsed !== undefined) return { body: storedJson(parsed, answer.raw.length, rules) };
-  return answer.raw.length ? { body: stored(answer.raw.toString('utf8'), answer.raw.length, false) } : {};
+  return answer.raw.length ? { body: stored(redactBody(answer.raw.toString('utf8'), rules) as string, answer.raw.length, false) } : {};
 }
 
 /**

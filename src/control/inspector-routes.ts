@@ -34,7 +34,7 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export function inspectorRoutes(liveQuota: StreamQuota): Record<string, Record<string, InspectorRoute>> {
+export function inspectorRoutes(liveQuota: StreamQuota, scrub?: (text: string) => string): Record<string, Record<string, InspectorRoute>> {
   const page: InspectorRoute = () => asset('index.html');
   const file: InspectorRoute = ({ params }) => asset(params.file ?? '');
   return {
@@ -42,7 +42,7 @@ export function inspectorRoutes(liveQuota: StreamQuota): Record<string, Record<s
     '/__sim': { GET: () => ({ kind: 'empty', status: 308, headers: { location: '__sim/', 'cache-control': 'no-cache' } }) },
     '/__sim/': { GET: page, HEAD: page },
     '/__sim/inspector/:file': { GET: file, HEAD: file },
-    '/__sim/live': { GET: ({ partition }) => liveAnswer(partition, liveQuota) },
+    '/__sim/live': { GET: ({ partition }) => liveAnswer(partition, liveQuota, scrub) },
     '/__sim/exchanges/:id': { GET: ({ partition, params }) => jsonAnswer(200, partition.exchanges.get(params.id ?? '')) },
   };
 }

@@ -33,35 +33,35 @@ export function createLiveQuota(): StreamQuota {
   return createStreamQuota('inspector streams', MAX_LIVE_STREAMS, 'Close inspector tabs you no longer look at (each holds one GET /__sim/live stream)');
 }
 
-export function liveAnswer(partition: Partition, quota: StreamQuota): Answer {
+/** `scrub` masks the secret values clients sent, wherever the world or its events hold them. */
+export function liveAnswer(partition: Partition, quota: StreamQuota, scrub: (text: string) => string = (text) => text): Answer {
   quota.claim();
   const channel = createSseChannel({ maxQueued: MAX_QUEUED, maxQueuedBytes: MAX_QUEUED_BYTES });
   quota.hold(channel);
+  const send = (frame: unknown) => channel.send(scrub(JSON.stringify(frame)));
   const log = partition.log;
   const retained = log.entries();
   const entries = retained.filter((e) => e.kind !== 'exchange').slice(-HELLO_ENTRIES);
-  channel.send(
-    JSON.stringify({
-      type: 'hello',
-      partition: partition.name,
-      scenario: partition.scenario?.name ?? null,
-      now: partition.clock.now(),
-      iso: new Date(partition.clock.now()).toISOString(),
-      realTime: partition.clock.realTime,
-      lastSeq: log.lastSeq,
-      journal: partition.journal.entries(),
-      entries,
-      reloadProblem: reloadProblem(retained),
-    }),
-  );
+  send({
+    type: 'hello',
+    partition: partition.name,
+    scenario: partition.scenario?.name ?? null,
+    now: partition.clock.now(),
+    iso: new Date(partition.clock.now()).toISOString(),
+    realTime: partition.clock.realTime,
+    lastSeq: log.lastSeq,
+    journal: partition.journal.entries(),
+    entries,
+    reloadProblem: reloadProblem(retained),
+  });
 
   // The journal already pairs an exchange with what it changed: its lines are the exchanges sent here. The
   // journal reads the log before this does, so every frame still goes out in the log's order.
   const unsubscribeLines = partition.journal.subscribe((line) => {
-    if (line.action === undefined) channel.send(JSON.stringify({ type: 'entry', entry: { kind: 'exchange', ...line } }));
+    if (line.action === undefined) send({ type: 'entry', entry: { kind: 'exchange', ...line } });
   });
   const unsubscribeLog = log.subscribe((entry: LogEntry) => {
-    if (entry.kind !== 'exchange') channel.send(JSON.stringify({ type: 'entry', entry }));
+    if (entry.kind !== 'exchange') send({ type: 'entry', entry });
   });
   // Wall time, not virtual: it keeps proxies and the browser from timing the connection out.
   const keepAlive = setInterval(() => channel.comment('keep-alive'), KEEP_ALIVE_MS);

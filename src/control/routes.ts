@@ -7,6 +7,7 @@ import { parseDuration } from '../duration.js';
 import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
+import type { SecretValues } from '../recordings/secret-values.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../spec/openapi.js';
@@ -24,6 +25,8 @@ export interface ControlDeps {
   partitions: Partitions;
   /** Absent in the proxy, record and replay modes: no scenario serves there. */
   library?: ScenarioLibrary;
+  /** Masks the secret values clients sent, in what the live stream shows. */
+  secrets?: SecretValues;
 }
 
 interface ControlRequest {
@@ -40,7 +43,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
   const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
     // The web inspector: its page, assets, live stream and exchange details.
-    ...inspectorRoutes(partitions.streams.live),
+    ...inspectorRoutes(partitions.streams.live, deps.secrets?.scrub),
     '/__sim/operations': {
       GET: () => jsonAnswer(200, { specHash: spec.hash, operations: spec.operations.map(hintOf) }),
     },

@@ -37,7 +37,16 @@ export function requestBody(exchange: Exchange): unknown {
  * `recorded`: how many interactions the file already holds, when the caller knows (hybrid replay has just
  * read it); otherwise an existing file is read to continue its numbering.
  */
-export function createRecorder(file: string, header: RecordingHeader, rules: RedactionRules, options: { recorded?: number; log?: (line: string) => void } = {}): Recorder {
+/**
+ * `scrub` masks secret values a client sent wherever they turn up again (an upstream echoing a key, its event
+ * stream): what redaction by name cannot see.
+ */
+export function createRecorder(
+  file: string,
+  header: RecordingHeader,
+  rules: RedactionRules,
+  options: { recorded?: number; log?: (line: string) => void; scrub?: (text: string) => string } = {},
+): Recorder {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let fd: number;
   let seq: number;
@@ -58,7 +67,8 @@ export function createRecorder(file: string, header: RecordingHeader, rules: Red
   let end = fstatSync(fd).size;
   /** Each interaction is one document appended whole; one that fails is reported, never dropped silently. */
   const write = (interaction: Interaction) => {
-    const bytes = Buffer.from(interactionDocument(interaction));
+    const document = interactionDocument(interaction);
+    const bytes = Buffer.from(options.scrub ? options.scrub(document) : document);
     let written = 0;
     try {
       // A full disk can take part of a write and refuse the rest.

@@ -42,12 +42,32 @@ export function redactQuery(query: Record<string, string | string[]>, rules: Red
  * none does (most bodies hold no secret, and copying each one would cost every recorded or shown exchange).
  */
 export function redactBody(body: unknown, rules: RedactionRules): unknown {
+  if (typeof body === 'string') return redactText(body, rules);
   if (typeof body !== 'object' || body === null) return body;
   const present = rules.pointers.map(pointerParts).filter((parts) => parts.length > 0 && parentOf(body, parts) !== undefined);
   if (present.length === 0) return body;
   const copy = structuredClone(body);
   for (const parts of present) (parentOf(copy, parts) as Record<string, unknown>)[parts[parts.length - 1] as string] = REDACTED;
   return copy;
+}
+
+/**
+ * A body that is not JSON (a form-encoded `key=…`, JSON cut short) cannot be walked by pointer: the field a
+ * pointer ends in is masked wherever it reads as a JSON member or a form field.
+ */
+function redactText(text: string, rules: RedactionRules): string {
+  let out = text;
+  for (const name of new Set(rules.pointers.map((p) => pointerParts(p).at(-1)).filter((n): n is string => !!n))) {
+    const quoted = escapeRegExp(JSON.stringify(name));
+    out = out
+      .replace(new RegExp(`(${quoted}\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'g'), `$1"${REDACTED}"`)
+      .replace(new RegExp(`(^|&)(${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'), `$1$2${encodeURIComponent(REDACTED)}`);
+  }
+  return out;
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function pointerParts(pointer: string): string[] {
@@ -60,22 +80,6 @@ function parentOf(body: unknown, parts: readonly string[]): object | undefined {
   for (const part of parts.slice(0, -1)) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
   const last = parts[parts.length - 1] as string;
   return typeof node === 'object' && node !== null && last in node ? node : undefined;
-}
-
-/** Every secret value in a request, for making sure none of them reaches a log line or an error. */
-export function secretValues(headers: Record<string, string>, query: Record<string, string | string[]>, body: unknown, rules: RedactionRules): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(headers)) if (rules.headers.includes(name.toLowerCase())) found.push(value);
-  for (const [name, value] of Object.entries(query)) if (rules.query.includes(name)) found.push(...(Array.isArray(value) ? value : [value]));
-  const redacted = JSON.stringify(redactBody(body, rules));
-  const walk = (original: unknown, masked: unknown) => {
-    if (masked === REDACTED && typeof original === 'string') found.push(original);
-    else if (typeof original === 'object' && original !== null && typeof masked === 'object' && masked !== null) {
-      for (const key of Object.keys(original)) walk((original as Record<string, unknown>)[key], (masked as Record<string, unknown>)[key]);
-    }
-  };
-  walk(body, JSON.parse(redacted ?? 'null'));
-  return found.filter((v) => v.length > 0);
 }
 
 /** Query values by name (a repeated name keeps every value), as a recording and the inspector keep them. */
@@ -96,4 +100,17 @@ export function redactedRequestHead(exchange: Pick<Exchange, 'method' | 'pathnam
     query: redactQuery(queryOf(exchange.searchParams), rules),
     headers: redactHeaders(flatHeaders(exchange.headers), rules),
   };
+}
+
+/** A URL as it may be shown or written: user and password (`http://alice:pw@host`) left out. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
 }
