@@ -23,7 +23,7 @@ import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
-import { answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
+import { MAX_BODY_DEPTH, answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
@@ -32,6 +32,7 @@ import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenari
 import { checkAnswer } from './spec/answer-check.js';
 import { toDeclaredError } from './spec/input-errors.js';
 import { projectContext } from './spec/location.js';
+import type { ExchangeEntry, Unnumbered } from './state/log.js';
 import { loadSpec, type OperationDefinition, type SpecIndex } from './spec/openapi.js';
 import { validateRequest } from './spec/request-validation.js';
 import { findOperation } from './spec/router.js';
@@ -53,6 +54,11 @@ export interface PipelineDeps {
 
 export interface SimApp extends Express {
   sim: PipelineDeps;
+  /**
+   * The pipeline on plain Node types, for a server of its own: Express's router answers some request-targets
+   * itself (in HTML) before any middleware runs, such as an absolute-form `http://x@`.
+   */
+  pipeline: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
@@ -77,9 +83,22 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   const app = express() as SimApp;
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use(createPipeline(deps));
+  const pipeline = createPipeline(deps);
+  app.use(pipeline);
+  // The pipeline answers every failure itself; should one slip past it, the answer is still JSON, never
+  // Express's HTML error page. (Express tells an error handler by its four parameters, the last one unused.)
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  app.use((error: unknown, _req: IncomingMessage, res: ServerResponse, _next: unknown) => answerUncaught(error, res, config.log));
   app.sim = deps;
+  app.pipeline = pipeline;
   return app;
+}
+
+/** The last resort for a failure the pipeline did not answer: logged, and answered in JSON if it still can be. */
+export function answerUncaught(error: unknown, res: ServerResponse, log: (line: string) => void): void {
+  log(`[uncaught] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  if (res.headersSent) res.destroy();
+  else writeAnswer(res, new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer(), {});
 }
 
 /**
@@ -159,32 +178,23 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
       if (operation && error instanceof TaggedError && !error.fromSimulator) violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
-    // 7. Journal: the exchange joins the partition's log, after the events it caused.
-    if (partition && layer !== 'control' && layer !== 'cors') {
-      const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
-      const tag = answer.status >= 400 ? (body?._tag ?? body?.name) : undefined;
-      partition.log.append({
-        kind: 'exchange',
-        id: exchange.id,
-        time: exchange.now,
-        method: exchange.method,
-        path: exchange.pathname,
-        operationId: operation?.operationId,
-        layer,
-        status: answer.status,
-        ...(typeof tag === 'string' ? { tag } : {}),
-        ...(answer.rule === undefined ? {} : { rule: answer.rule }),
-        ...(violations.length ? { violations } : {}),
-      });
-    }
-    // 8. Send.
+    // 7. Keep account: the exchange joins the partition's log (after the events it caused; the journal, coverage
+    // and the inspector read it), and is kept whole for the inspector as the client gets it. Bookkeeping that
+    // fails is logged: it never costs the client its answer.
     const headers: Record<string, string> = { ...corsHeaders(req), 'x-sim-layer': layer, 'x-sim-request-id': exchange.id };
     if (partition && partition !== deps.partitions.default) headers['x-sim-partition'] = partition.name;
     if (operation) headers['x-sim-operation'] = operation.operationId;
     if (answer.rule !== undefined) headers['x-sim-rule'] = answer.rule;
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
-    // Kept for the inspector as the client got it: the simulator's own headers included, secrets masked.
-    if (partition && layer !== 'control' && layer !== 'cors') partition.exchanges.record(exchange, answer, headers, redaction);
+    if (partition && layer !== 'control' && layer !== 'cors') {
+      try {
+        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
+        partition.exchanges.record(exchange, answer, headers, redaction);
+      } catch (error) {
+        deps.config.log(`[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+    }
+    // 8. Send.
     if (res.headersSent) return;
     const streams = deps.openStreams;
     if (answer.kind === 'stream' && streams) {
@@ -192,6 +202,25 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       res.once('close', () => streams.delete(res));
     }
     writeAnswer(res, answer, headers);
+  };
+}
+
+/** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
+function exchangeEntry(exchange: Exchange, operation: OperationDefinition | undefined, answer: Answer, layer: string, violations: string[]): Unnumbered<ExchangeEntry> {
+  const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
+  const tag = answer.status >= 400 ? (body?._tag ?? body?.name) : undefined;
+  return {
+    kind: 'exchange',
+    id: exchange.id,
+    time: exchange.now,
+    method: exchange.method,
+    path: exchange.pathname,
+    operationId: operation?.operationId,
+    layer,
+    status: answer.status,
+    ...(typeof tag === 'string' ? { tag } : {}),
+    ...(answer.rule === undefined ? {} : { rule: answer.rule }),
+    ...(violations.length ? { violations } : {}),
   };
 }
 
@@ -212,7 +241,8 @@ function accept(
 ): { request: AcceptedRequest; problems: string[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, { pathParams, searchParams: exchange.searchParams, contentType, rawBody: exchange.rawBody });
-  if (exchange.bodyTooLarge) violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+  if (exchange.bodyRefused === 'too-large') violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+  if (exchange.bodyRefused === 'too-deep') violations.unshift({ in: 'body', message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels` });
   if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);

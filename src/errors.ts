@@ -364,7 +364,7 @@ export class SimExchangeNotFoundError extends TaggedError {
 export class SimRequestRefusedError extends TaggedError {
   readonly _tag = 'SimRequestRefusedError';
   constructor(
-    readonly status: 400 | 408 | 431,
+    readonly status: 400 | 405 | 408 | 417 | 431,
     message: string,
     hint: string,
   ) {

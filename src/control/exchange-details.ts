@@ -5,7 +5,7 @@
  * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
  */
 import { SimExchangeNotFoundError } from '../errors.js';
-import { answerBody, type Answer, type Exchange } from '../http/io.js';
+import { MAX_BODY_DEPTH, answerBody, type Answer, type Exchange } from '../http/io.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
 
 export const DEFAULT_EXCHANGE_CAPACITY = 200;
@@ -129,7 +129,10 @@ function requestNumber(id: string): number | undefined {
 }
 
 function requestBody(exchange: Exchange, rules: RedactionRules): { body?: StoredBody } {
-  if (exchange.bodyTooLarge) return { body: { text: '(not kept: larger than the simulator accepts)', json: false, truncated: true } };
+  if (exchange.bodyRefused) {
+    const why = exchange.bodyRefused === 'too-large' ? 'larger than the simulator accepts' : `nested deeper than ${MAX_BODY_DEPTH} levels`;
+    return { body: { text: `(not kept: ${why})`, json: false, truncated: true } };
+  }
   const raw = exchange.rawBody;
   if (raw.length === 0) return {};
   const text = raw.toString('utf8');

@@ -5,6 +5,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 
+export type BodyRefusal = 'too-large' | 'too-deep';
+
+/** Deeper than any body of the interface nests, and shallow enough for every recursive walk over it. */
+export const MAX_BODY_DEPTH = 256;
+
 export interface Exchange {
   id: string;
   now: number;
@@ -15,8 +20,11 @@ export interface Exchange {
   searchParams: URLSearchParams;
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
-  /** The body was longer than the limit; `rawBody` holds nothing then. */
-  bodyTooLarge: boolean;
+  /**
+   * Why the body was not kept (`rawBody` holds nothing then): longer than the limit, or nested deeper than any
+   * request of the interface is (a parser, a validator or a copy would run out of stack on it).
+   */
+  bodyRefused?: BodyRefusal;
 }
 
 interface AnswerBase {
@@ -72,8 +80,7 @@ export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlyS
 export type IncomingExchange = Omit<Exchange, 'id' | 'now'>;
 
 export async function readExchange(req: IncomingMessage, bodyLimit: number): Promise<IncomingExchange> {
-  // Prefixing the origin keeps a path like `//api/plugin` a path instead of a host.
-  const url = new URL(`http://sim.invalid${req.url ?? '/'}`);
+  const url = requestTarget(req.url ?? '/');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -81,15 +88,56 @@ export async function readExchange(req: IncomingMessage, bodyLimit: number): Pro
     // Keep draining past the limit so the client still gets an answer, but hold nothing more.
     if (size <= bodyLimit) chunks.push(chunk as Buffer);
   }
+  const body = size <= bodyLimit ? Buffer.concat(chunks) : undefined;
+  const bodyRefused: BodyRefusal | undefined = !body ? 'too-large' : nestingDepth(body) > MAX_BODY_DEPTH ? 'too-deep' : undefined;
   return {
     method: (req.method ?? 'GET').toUpperCase(),
     pathname: url.pathname,
     search: url.search,
     searchParams: url.searchParams,
     headers: req.headers,
-    rawBody: size <= bodyLimit ? Buffer.concat(chunks) : Buffer.alloc(0),
-    bodyTooLarge: size > bodyLimit,
+    rawBody: body && !bodyRefused ? body : Buffer.alloc(0),
+    ...(bodyRefused ? { bodyRefused } : {}),
   };
+}
+
+/**
+ * The request-target as a URL, whatever form it came in: origin-form (`/api/plugin?x`), absolute-form (a
+ * client talking to us as to a proxy: routed by its path) or something no URL parser takes (routed as the
+ * path it is not, so it meets "no operation matches" rather than a crash).
+ */
+export function requestTarget(raw: string): URL {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    try {
+      const absolute = new URL(raw);
+      return new URL(`http://sim.invalid${absolute.pathname}${absolute.search}`);
+    } catch {
+      // not a URL after all: falls through to be read as a path
+    }
+  }
+  try {
+    // Prefixing the origin keeps a path like `//api/plugin` a path instead of a host.
+    return new URL(`http://sim.invalid${raw.startsWith('/') ? '' : '/'}${raw}`);
+  } catch {
+    return new URL(`http://sim.invalid/${encodeURIComponent(raw)}`);
+  }
+}
+
+/** How deep brackets nest in a JSON text, strings skipped; one pass over the bytes, no parsing. */
+function nestingDepth(bytes: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c) i++; // backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string>): void {
@@ -105,6 +153,12 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
   switch (answer.kind) {
     case 'stream':
       res.writeHead(answer.status, headers);
+      if (head) {
+        // The head alone, and the stream let go (an event subscription would otherwise stay subscribed).
+        res.end();
+        (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        return;
+      }
       res.flushHeaders();
       // pipeline, not pipe: a client that goes away must also end the source (an upstream stream, or an
       // event subscription that would otherwise stay subscribed), and a source that fails ends the answer.

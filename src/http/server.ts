@@ -1,14 +1,15 @@
 /**
  * Starts the simulator on a socket: for the CLI, and for tests that want a real port in-process.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createApp, type PipelineDeps, type SimApp } from '../app.js';
+import { answerUncaught, createApp, type PipelineDeps, type SimApp } from '../app.js';
 import type { SimOptions } from '../config.js';
 import { writeCoverageFile } from '../control/coverage-file.js';
 import { parseScenario } from '../scenarios/load-scenario.js';
 import { watchScenarioFile, type ScenarioWatchHandlers } from '../scenarios/watch.js';
-import { endSocketWith, refusal } from './socket-answer.js';
+import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './socket-answer.js';
 import { handleUpgrades } from './upgrade-tunnel.js';
 
 export interface RunningSimulator {
@@ -35,7 +36,9 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
       headersTimeout: requestTimeout,
       connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(requestTimeout / 4))),
     },
-    app,
+    (req, res) => {
+      app.pipeline(req, res).catch((error: unknown) => answerUncaught(error, res, app.sim.config.log));
+    },
   );
   // Node's deadlines start with the first byte: a connection that never sends one would be held for ever.
   server.on('connection', (socket) => {
@@ -44,6 +47,11 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     }, requestTimeout);
     idle.unref();
     socket.once('close', () => clearTimeout(idle));
+  });
+  server.on('connect', (_req, socket: Duplex) => endSocketWith(socket, connectRefusal()));
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = expectationRefusal(String(req.headers.expect));
+    res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(refusal.toBody()));
   });
   // Without this Node answers a refused request itself: a bare 431 or 400 with an empty body.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -41,3 +41,13 @@ export function refusal(code: string | undefined, maxHeaderSize: number, request
       return new SimRequestRefusedError(400, `The request is not well-formed HTTP/1.1 (${code ?? 'parse error'})`, 'Check the request line, header syntax and Content-Length or chunked framing');
   }
 }
+
+/** CONNECT asks for a tunnel to somewhere else: the simulator answers for itself, it is no forward proxy. */
+export function connectRefusal(): SimRequestRefusedError {
+  return new SimRequestRefusedError(405, 'CONNECT is not an operation of the interface: the simulator is not a forward proxy', 'Send requests to the simulator itself; proxy mode forwards them to --upstream');
+}
+
+/** An `Expect` other than `100-continue`, which the simulator cannot meet. */
+export function expectationRefusal(expect: string): SimRequestRefusedError {
+  return new SimRequestRefusedError(417, `Cannot meet "Expect: ${expect}"`, 'Send the request without the Expect header (Expect: 100-continue is met)');
+}

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
 import { UnauthorizedError } from '../errors.js';
 import { isAuthorized, type Credentials } from './auth.js';
+import { requestTarget } from './io.js';
 import { endSocketWith, endSocketWithJson } from './socket-answer.js';
 
 /**
@@ -21,7 +22,7 @@ export function handleUpgrades(server: Server, upstream: URL | undefined, creden
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
-    if (credentials && !isAuthorized({ headers: req.headers, searchParams: new URL(`http://sim.invalid${req.url ?? '/'}`).searchParams }, credentials)) {
+    if (credentials && !isAuthorized({ headers: req.headers, searchParams: requestTarget(req.url ?? '/').searchParams }, credentials)) {
       endSocketWith(socket, new UnauthorizedError());
       return;
     }

@@ -45,9 +45,14 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
   if (violations.every((v) => v.in !== 'query')) violations.push(...(EXTRA_QUERY_RULES[operation.operationId]?.(query) ?? []));
 
   const { body, violations: bodyViolations } = readBody(operation, parts);
-  violations.push(...bodyViolations);
+  // A body of 150,000 wrong items has as many violations: the first few say what is wrong, and spreading them
+  // all into one call would overflow the stack.
+  for (const violation of bodyViolations.slice(0, MAX_REPORTED)) violations.push(violation);
   return { query, body, violations };
 }
+
+/** How many body violations a request's answer and journal line report at most. */
+const MAX_REPORTED = 20;
 
 /** `location.directory` → `location[directory]`: name query fields the way they travel in the URL. */
 function wireName(path: string): string {
@@ -61,14 +66,15 @@ function readQuery(operation: OperationDefinition, params: URLSearchParams): { q
   for (const param of operation.queryParams) {
     if (param.deepObject) {
       const prefix = `${param.name}[`;
-      const object: Record<string, string> = {};
+      // No prototype: `location[__proto__]` and `location[toString]` are keys like any other (unknown ones).
+      const object: Record<string, string> = Object.create(null) as Record<string, string>;
       let found = false;
       for (const [key, value] of params) {
         if (key === param.name) {
           violations.push({ in: 'query', field: key, message: `Query parameter "${key}" must be sent as an object, e.g. ${key}[directory]=/path` });
         } else if (key.startsWith(prefix) && key.endsWith(']')) {
           const prop = key.slice(prefix.length, -1);
-          if (prop in object) violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
+          if (Object.hasOwn(object, prop)) violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
           object[prop] = value;
           found = true;
         }

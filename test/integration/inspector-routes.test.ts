@@ -109,7 +109,6 @@ describe('GET /__sim/exchanges/:id', () => {
       searchParams: new URLSearchParams(),
       headers: {},
       rawBody: Buffer.from(body),
-      bodyTooLarge: false,
     });
     // The secret comes first, inside the part that is kept: masking happens before the cut.
     const long = JSON.stringify({ key: 'sk-kept-part-secret', text: 'x'.repeat(70_000) });
