@@ -26,8 +26,8 @@ const MAX_QUEUED = 2000;
 
 /** Inspector pages open at once, over all partitions: a person has a few tabs, a loop opening them has a bug. */
 export const MAX_LIVE_STREAMS = 32;
-/** A hello frame carries the journal and recent events: room for it and a burst after it. */
-const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
+/** A hello frame (always let in, however large) carries the journal and recent events; room for a burst after it. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 
 export function createLiveQuota(): StreamQuota {
   return createStreamQuota('inspector streams', MAX_LIVE_STREAMS, 'Close inspector tabs you no longer look at (each holds one GET /__sim/live stream)');

@@ -1,7 +1,10 @@
 /**
- * One server-sent-events subscriber: frames go out as the consumer takes them, and a consumer that stops
- * taking them is dropped once 256 frames (the real server's subscriber buffer) or 256 KiB wait for it, so a stalled
- * browser tab cannot grow the simulator's memory. The stream ends cleanly when the subscriber is closed.
+ * One server-sent-events subscriber: frames go out as the consumer takes them. A consumer that stops taking
+ * them is dropped once 256 frames (the real server's subscriber buffer) or 256 KiB wait for it after it had a
+ * second to read, so a stalled browser tab cannot grow the simulator's memory. A burst that one clock advance
+ * releases at once (a long scripted turn) may queue more for that second, up to eight times the frames and four
+ * times the bytes, so a consumer that keeps up is not dropped for reading after the burst. The stream ends
+ * cleanly when the subscriber is closed.
  */
 import { Readable } from 'node:stream';
 
@@ -16,6 +19,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 export const SUBSCRIBER_BUFFER = 256;
 /** However small its frames, a subscriber that stops reading holds at most this much. */
 export const SUBSCRIBER_BUFFER_BYTES = 256 * 1024;
+/** How long a consumer past the buffer gets to read before it is dropped, in wall ms. */
+export const CATCH_UP_MS = 1000;
 
 export interface SseChannel {
   /** What the HTTP answer pipes to the client. */
@@ -40,6 +45,8 @@ export interface SseOptions {
   maxQueuedBytes?: number;
   /** Told when a slow consumer is dropped. */
   onDrop?: () => void;
+  /** How long a consumer past the limits gets to catch up before it is dropped. */
+  catchUpMs?: number;
 }
 
 export function createSseChannel(options: SseOptions = {}): SseChannel {
@@ -55,6 +62,7 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
   const finish = () => {
     if (closed) return;
     closed = true;
+    clearTimeout(catchUp);
     queue.length = 0;
     queuedBytes = 0;
     for (const listener of listeners.splice(0)) listener();
@@ -84,17 +92,31 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
   });
   stream.once('end', finish);
 
+  const drop = () => {
+    if (closed) return;
+    options.onDrop?.();
+    stream.destroy();
+  };
+  const behind = () => queue.length > maxQueued || queuedBytes > maxQueuedBytes;
+  let catchUp: NodeJS.Timeout | undefined;
+
   const enqueue = (text: string) => {
     if (closed || ending) return;
     // The first frame always goes in, however large: a hello must not drop the consumer it greets.
-    if (queue.length >= maxQueued || (queue.length > 0 && queuedBytes + text.length > maxQueuedBytes)) {
-      options.onDrop?.();
-      stream.destroy();
+    if (queue.length > 0 && (queue.length >= maxQueued * 8 || queuedBytes + text.length > maxQueuedBytes * 4)) {
+      drop();
       return;
     }
     queue.push(text);
     queuedBytes += text.length;
     flush();
+    if (behind() && !catchUp) {
+      catchUp = setTimeout(() => {
+        catchUp = undefined;
+        if (behind()) drop();
+      }, options.catchUpMs ?? CATCH_UP_MS);
+      catchUp.unref();
+    }
   };
 
   return {

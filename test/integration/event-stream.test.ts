@@ -302,6 +302,22 @@ describe('GET /api/event on the wire', () => {
     await until(() => brisk.frames.length > 100, 'the brisk subscriber to keep receiving');
   });
 
+  it('keeps a subscriber that reads, however many events one clock advance releases at once', async () => {
+    const sim = await start('default');
+    const partition = sim.app.sim.partitions.default;
+    const stream = await subscribe(sim.url);
+    // Twenty scripted turns, all played by one advance: several hundred events in one synchronous step.
+    for (let i = 0; i < 20; i++) expect((await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, { text: `go ${i}`, resume: true })).status).toBe(204);
+    const before = stream.frames.length;
+    await sim.clock.advance('10m');
+    // More than the 256 frames a subscriber may be behind, all queued before it could read one.
+    await until(() => stream.frames.length - before > 800, 'the turns to stream in');
+    // Past the second a consumer gets to catch up: still there.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(partition.events.dropped).toBe(0);
+    expect(partition.events.subscribers).toBe(1);
+  });
+
   it('answers a Prefer control for a declared error from the spec, and still subscribes for Prefer: code=200', async () => {
     const sim = await start('default');
     const refused = await call(sim.url, 'GET', '/api/event', undefined, { prefer: 'code=401' });

@@ -17,16 +17,37 @@ describe('an SSE channel', () => {
     expect(channel.closed).toBe(true);
   });
 
-  it('drops a consumer that falls a whole buffer behind, and holds nothing after', () => {
+  it('drops a consumer that stays a whole buffer behind once it had time to read, and holds nothing after', async () => {
     let dropped = 0;
     let closed = 0;
-    const channel = createSseChannel({ maxQueued: 4, onDrop: () => dropped++ });
+    const channel = createSseChannel({ maxQueued: 4, catchUpMs: 20, onDrop: () => dropped++ });
     channel.onClose(() => closed++);
     for (let i = 0; i < 10; i++) channel.send(`{"i":${i}}`);
+    expect(dropped).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(dropped).toBe(1);
     expect(closed).toBe(1);
     expect(channel.closed).toBe(true);
     expect(channel.queued).toBe(0);
+  });
+
+  it('drops at once a consumer a burst would put eight buffers behind', () => {
+    let dropped = 0;
+    const channel = createSseChannel({ maxQueued: 4, onDrop: () => dropped++ });
+    for (let i = 0; i < 40; i++) channel.send(`{"i":${i}}`);
+    expect(dropped).toBe(1);
+    expect(channel.closed).toBe(true);
+  });
+
+  it('keeps a consumer that reads a burst after it came', async () => {
+    let dropped = 0;
+    const channel = createSseChannel({ maxQueued: 4, catchUpMs: 20, onDrop: () => dropped++ });
+    const text = read(channel);
+    for (let i = 0; i < 20; i++) channel.send(`{"i":${i}}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    channel.close();
+    expect((await text).match(/data:/g)).toHaveLength(20);
+    expect(dropped).toBe(0);
   });
 
   it('keeps a consumer that reads', async () => {
