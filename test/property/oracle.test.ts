@@ -36,7 +36,7 @@ describe('the oracle', () => {
   it('rejects HTML, an empty error, a stack trace, and a body that is not JSON', () => {
     expect(answerProblems(plugins, answer(404, '<!DOCTYPE html><pre>Cannot GET null</pre>', { 'content-type': 'text/html' })).join()).toMatch(/content-type text\/html/);
     expect(answerProblems(plugins, answer(417, undefined)).join()).toMatch(/empty body/);
-    const leaked = { _tag: 'InvalidRequestError', message: 'RangeError: x\n    at storedJson (/work/main/src/control/exchange-details.ts:159:21)' };
+    const leaked = { _tag: 'InvalidRequestError', message: 'RangeError: x\n    at storedJson (/srv/sim/src/control/exchange-details.ts:159:21)' };
     expect(answerProblems(plugins, answer(400, leaked, { 'x-sim-operation': 'v2.plugin.list' })).join()).toMatch(/stack trace/);
     expect(answerProblems(plugins, answer(200, '{"data":', { 'content-type': 'application/json' })).join()).toMatch(/not JSON/);
   });

@@ -1,0 +1,236 @@
+/**
+ * The simulator's own errors: outside the API, so they carry a `Sim` tag and a hint on what to do.
+ */
+import { TaggedError } from './tagged-error.js';
+
+export interface OperationHint {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+export class SimRouteNotFoundError extends TaggedError {
+  readonly _tag = 'SimRouteNotFoundError';
+  readonly status = 404;
+  constructor(method: string, path: string, closest: OperationHint[]) {
+    super({
+      message: `No operation of the interface matches ${method} ${path}`,
+      hint: closest.length
+        ? `Closest operations: ${closest.map((o) => `${o.method} ${o.path}`).join(', ')}`
+        : 'See GET /__sim/operations for every operation',
+      closest,
+    });
+  }
+}
+
+export class SimMethodNotAllowedError extends TaggedError {
+  readonly _tag = 'SimMethodNotAllowedError';
+  readonly status = 405;
+  constructor(method: string, path: string, allowed: OperationHint[]) {
+    super({
+      message: `${method} is not an operation on ${path}`,
+      hint: `Allowed here: ${allowed.map((o) => `${o.method} (${o.operationId})`).join(', ')}`,
+      allowed,
+    });
+    this.headers.allow = allowed.map((o) => o.method).join(', ');
+  }
+}
+
+export class SimPreferenceError extends TaggedError {
+  readonly _tag = 'SimPreferenceError';
+  readonly status = 400;
+  constructor(message: string, hint: string) {
+    super({ message, hint });
+  }
+}
+
+/** The simulator failed where the operation declares no error that could say so. */
+export class SimInternalError extends TaggedError {
+  readonly _tag = 'SimInternalError';
+  readonly status = 500;
+  constructor(ref: string, message: string) {
+    super({ message, ref });
+  }
+}
+
+export class SimScenarioNotFoundError extends TaggedError {
+  readonly _tag = 'SimScenarioNotFoundError';
+  readonly status = 404;
+  constructor(name: string, available: string[], otherwise = 'or give a path to a .yaml file') {
+    super({ message: `No scenario "${name}"`, hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`, available });
+  }
+}
+
+/** A control-API request the simulator cannot take (bad JSON, missing field). */
+export class SimControlRequestError extends TaggedError {
+  readonly _tag = 'SimControlRequestError';
+  readonly status = 400;
+  constructor(message: string, hint: string) {
+    super({ message, hint });
+  }
+}
+
+/** The real server could not be reached, or answered something that is not HTTP+JSON. */
+export class SimUpstreamError extends TaggedError {
+  readonly _tag = 'SimUpstreamError';
+  readonly status = 502;
+  constructor(request: string, why: string, code: string | undefined) {
+    super({ message: `Upstream failed for ${request}: ${why}`, code, hint: 'Check that the upstream server runs and answers at --upstream' });
+  }
+}
+
+/** Replay found no recorded interaction for a request. */
+export class SimRecordingNotFoundError extends TaggedError {
+  readonly _tag = 'SimRecordingNotFoundError';
+  readonly status = 404;
+  constructor(request: string, why: string, closest: { seq: number; method: string; path: string } | undefined) {
+    super({
+      message: `No recorded interaction matches ${request}: ${why}`,
+      closest,
+      hint: closest ? `Closest: interaction ${closest.seq}, ${closest.method} ${closest.path}` : 'Record it first (record or replay --upstream), or check the recording file',
+    });
+  }
+}
+
+/** A partition name that cannot be one (it travels in a header and a URL path). */
+export class SimPartitionNameError extends TaggedError {
+  readonly _tag = 'SimPartitionNameError';
+  readonly status = 400;
+  constructor(name: string) {
+    super({ message: `"${name}" cannot name a partition`, hint: 'Use 1 to 64 letters, digits, dots, dashes or underscores, e.g. X-Sim-Partition: worker-3' });
+  }
+}
+
+/** More partitions than the simulator keeps: each holds a world, so their number is capped. */
+export class SimPartitionLimitError extends TaggedError {
+  readonly _tag = 'SimPartitionLimitError';
+  readonly status = 429;
+  constructor(name: string, max: number) {
+    super({
+      message: `Cannot create partition "${name}": the simulator already holds ${max} partitions, its limit`,
+      hint: 'Delete partitions you are done with (DELETE /__sim/partitions/NAME, or close() on a partition handle), or start with a higher maxPartitions',
+      max,
+    });
+  }
+}
+
+export class SimPartitionNotFoundError extends TaggedError {
+  readonly _tag = 'SimPartitionNotFoundError';
+  readonly status = 404;
+  constructor(name: string, existing: string[]) {
+    super({ message: `No partition "${name}"`, hint: `Partitions now: ${existing.join(', ')}; a partition is created by the first request that names it` });
+  }
+}
+
+/** A run-time rule the simulator refuses, with every problem found in it. */
+export class SimRuleError extends TaggedError {
+  readonly _tag = 'SimRuleError';
+  readonly status = 400;
+  constructor(problems: string[]) {
+    super({
+      message: `The rule cannot be added: ${problems.join('; ')}`,
+      problems,
+      hint: 'A rule has the shape of a scenario rule: {"when": {"operation": "v2.session.compact", …}, "then": {"error": {"_tag": …}} | {"status": …, "body": …} | {"drop": true}, "times": 1}',
+    });
+  }
+}
+
+export class SimRuleNotFoundError extends TaggedError {
+  readonly _tag = 'SimRuleNotFoundError';
+  readonly status = 404;
+  constructor(id: string, existing: string[]) {
+    super({ message: `No run-time rule ${id} in this partition`, hint: existing.length ? `Rules now: ${existing.join(', ')}` : 'This partition has no run-time rules (GET /__sim/rules lists them)' });
+  }
+}
+
+export class SimRuleLimitError extends TaggedError {
+  readonly _tag = 'SimRuleLimitError';
+  readonly status = 429;
+  constructor(max: number) {
+    super({ message: `This partition already holds ${max} run-time rules, its limit`, hint: 'Remove rules you no longer need (DELETE /__sim/rules or DELETE /__sim/rules/ID), or reset the partition', max });
+  }
+}
+
+/** A scenario (a file, or an object a test passed) that does not load, with every problem at its place. */
+export class SimScenarioError extends TaggedError {
+  readonly _tag = 'SimScenarioError';
+  readonly status = 400;
+  constructor(problems: string[]) {
+    super({ message: `The scenario does not load: ${problems.join('; ')}`, problems, hint: 'Fix each problem at the place it names; the format is scenarios/scenario.schema.json' });
+  }
+}
+
+/** An exchange the inspector asked for that this partition does not keep (never made here, or evicted). */
+export class SimExchangeNotFoundError extends TaggedError {
+  readonly _tag = 'SimExchangeNotFoundError';
+  readonly status = 404;
+  constructor(id: string, evicted: boolean, capacity: number) {
+    super({
+      message: evicted ? `Exchange ${id} is no longer kept` : `No exchange ${id} in this partition`,
+      hint: evicted
+        ? `A partition keeps its last ${capacity} exchanges (fewer when their bodies are large), and a reset or scenario switch forgets them; repeat the request to see it again`
+        : 'Exchange ids are the x-sim-request-id header of an answer (or the id of a GET /__sim/journal entry), and belong to the partition the request was addressed to',
+    });
+  }
+}
+
+/**
+ * A request Node's HTTP parser refused before the pipeline saw it (a request line or headers past the limit,
+ * malformed HTTP, or one sent too slowly): answered on the socket, since no request object exists.
+ */
+export class SimRequestRefusedError extends TaggedError {
+  readonly _tag = 'SimRequestRefusedError';
+  constructor(
+    readonly status: 400 | 405 | 408 | 417 | 431,
+    message: string,
+    hint: string,
+  ) {
+    super({ message, hint });
+  }
+}
+
+/** More long-lived streams of one kind than the simulator keeps open: each holds a buffer and a socket. */
+export class SimStreamLimitError extends TaggedError {
+  readonly _tag = 'SimStreamLimitError';
+  readonly status = 429;
+  constructor(kind: string, max: number, hint: string) {
+    super({ message: `The simulator already holds ${max} open ${kind}, its limit`, hint, max });
+  }
+}
+
+/** The control API of a simulator reachable beyond loopback asks for its admin token. */
+export class SimAdminTokenError extends TaggedError {
+  readonly _tag = 'SimAdminTokenError';
+  readonly status = 401;
+  constructor(given: boolean) {
+    super({
+      message: given ? 'The admin token does not match' : 'The control API needs the admin token',
+      hint: 'Send X-Sim-Admin-Token: TOKEN (or Authorization: Bearer TOKEN); open the inspector once as /__sim/?admin_token=TOKEN. The token was printed at start, or set with --admin-token',
+    });
+  }
+}
+
+/** An interaction the upstream answered could not be written to the recording: loud, never a silent loss. */
+export class SimRecordingWriteError extends TaggedError {
+  readonly _tag = 'SimRecordingWriteError';
+  readonly status = 507;
+  constructor(file: string, code: string | undefined, why: string) {
+    super({
+      message: `The upstream answered, but the interaction could not be written to ${file}: ${why}`,
+      code,
+      hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free space on that disk (or record to another with --recording), then repeat the request' : 'Check that the recording file and its folder are writable, then repeat the request',
+    });
+  }
+}
+
+/** A control request from a web page of another site, or addressed to a name that is not this machine. */
+export class SimForeignOriginError extends TaggedError {
+  readonly _tag = 'SimForeignOriginError';
+  readonly status = 403;
+  constructor(what: string) {
+    super({
+      message: `The control API does not answer ${what}: on loopback it serves this machine's programs and pages only`,
+      hint: 'Use http://127.0.0.1 or http://localhost (from a page served on loopback too), or start the simulator with --admin-token and send it',
+    });
+  }
+}
