@@ -23,7 +23,7 @@ import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
-import { MAX_BODY_DEPTH, answerBody, corsHeaders, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
+import { MAX_BODY_DEPTH, answerBody, corsHeaders, headerText, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
@@ -247,10 +247,6 @@ function accept(
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
   return { request: { exchange, operation, pathParams, query, body, preferences, partition }, problems: violations.map((v) => `request: ${v.message}`) };
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 async function chooseAnswer(responders: Responder[], request: AcceptedRequest): Promise<{ answer: Answer; layer: string }> {

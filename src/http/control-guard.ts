@@ -9,7 +9,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SimAdminTokenError, SimForeignOriginError } from '../errors.js';
 import { isLoopback } from '../config.js';
-import type { Exchange } from './io.js';
+import { headerText, type Exchange } from './io.js';
 
 export const ADMIN_HEADER = 'x-sim-admin-token';
 export const ADMIN_QUERY = 'admin_token';
@@ -21,9 +21,9 @@ const ADMIN_COOKIE = 'sim_admin_token';
  */
 export function guardControl(exchange: Pick<Exchange, 'headers' | 'searchParams'>, adminToken: string | undefined): Record<string, string> {
   if (adminToken !== undefined) return requireAdminToken(exchange, adminToken);
-  const origin = headerText(exchange.headers.origin);
+  const origin = headerText(exchange.headers.origin) ?? '';
   if (origin !== '' && !isLoopback(hostOf(origin))) throw new SimForeignOriginError(`a page from ${origin}`);
-  const host = headerText(exchange.headers.host);
+  const host = headerText(exchange.headers.host) ?? '';
   if (host !== '' && !isLoopback(hostOf(`http://${host}`))) throw new SimForeignOriginError(`a request for host ${host}`);
   return {};
 }
@@ -38,9 +38,9 @@ function hostOf(url: string): string {
 }
 
 function requireAdminToken(exchange: Pick<Exchange, 'headers' | 'searchParams'>, token: string): Record<string, string> {
-  const bearer = /^Bearer +(\S+) *$/i.exec(headerText(exchange.headers.authorization))?.[1];
+  const bearer = /^Bearer +(\S+) *$/i.exec(headerText(exchange.headers.authorization) ?? '')?.[1];
   const fromQuery = exchange.searchParams.get(ADMIN_QUERY) ?? undefined;
-  const presented = [headerText(exchange.headers[ADMIN_HEADER]) || undefined, bearer, cookie(headerText(exchange.headers.cookie), ADMIN_COOKIE), fromQuery];
+  const presented = [headerText(exchange.headers[ADMIN_HEADER]) || undefined, bearer, cookie(headerText(exchange.headers.cookie) ?? '', ADMIN_COOKIE), fromQuery];
   // Every candidate is compared, so the time taken does not tell which place held the right one.
   const results = presented.map((candidate) => candidate !== undefined && same(candidate, token));
   if (results.some(Boolean)) return results[3] ? { 'set-cookie': `${ADMIN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` } : {};
@@ -52,9 +52,6 @@ function same(candidate: string, token: string): boolean {
   return timingSafeEqual(digest(candidate), digest(token));
 }
 
-function headerText(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(', ') : (value ?? '');
-}
 
 function cookie(header: string, name: string): string | undefined {
   for (const pair of header.split(';')) {

@@ -67,6 +67,11 @@ export function answerBody(answer: Answer): unknown {
   return answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
 }
 
+/** One header as one string (a repeated header joined), or nothing when absent. */
+export function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /** Node's header object as one string per name (repeated headers joined), leaving out `drop`. */
 export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlySet<string> = new Set()): Record<string, string> {
   const out: Record<string, string> = {};

@@ -5,8 +5,8 @@
  * echo or its event stream. There it has no name to go by, only its value. Everything the simulator shows
  * or writes for people (control answers, the live stream, recordings) passes through `scrub`.
  */
-import { flatHeaders, type Exchange } from '../http/io.js';
-import { escapeRegExp, queryOf, redactBody, REDACTED, type RedactionRules } from './redact.js';
+import { headerText, type Exchange } from '../http/io.js';
+import { escapeRegExp, redactBody, REDACTED, type RedactionRules } from './redact.js';
 
 /** Shorter values are too likely to be ordinary words: masking them would garble what is shown. */
 const MIN_LENGTH = 6;
@@ -43,8 +43,10 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
 
   return {
     note(exchange) {
-      for (const [name, value] of Object.entries(flatHeaders(exchange.headers))) {
-        if (!rules.headers.includes(name)) continue;
+      // Only the names the rules give are looked at: this runs for every request.
+      for (const name of rules.headers) {
+        const value = headerText(exchange.headers[name]);
+        if (value === undefined) continue;
         add(value);
         // `Bearer X`, `Basic base64(user:password)`: the credential alone, and a Basic password decoded.
         const credential = /^\w+ +(\S+)$/.exec(value)?.[1];
@@ -52,11 +54,10 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
         if (/^basic /i.test(value) && credential) addBasic(credential);
         if (name === 'cookie' || name === 'set-cookie') for (const pair of value.split(';')) add(pair.slice(pair.indexOf('=') + 1).trim());
       }
-      for (const [name, value] of Object.entries(queryOf(exchange.searchParams))) {
-        if (!rules.query.includes(name)) continue;
-        for (const v of Array.isArray(value) ? value : [value]) {
-          add(v);
-          addBasic(v);
+      for (const name of rules.query) {
+        for (const value of exchange.searchParams.getAll(name)) {
+          add(value);
+          addBasic(value);
         }
       }
       if (exchange.rawBody.length && fieldNames.some((name) => exchange.rawBody.includes(name))) {

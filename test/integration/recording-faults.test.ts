@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ConfigError } from '../../src/config.js';
@@ -114,7 +115,7 @@ describe('a refused upstream', () => {
     const port = await freePort();
     const recording = join(tempDir('sim-refused-'), 'r.yaml');
     const app = await createApp({ upstream: `http://127.0.0.1:${port}`, ...(mode === 'record' ? { record: recording } : {}), log: () => {} });
-    const res = await import('supertest').then(({ default: request }) => request(app).get('/api/plugin'));
+    const res = await request(app).get('/api/plugin');
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ _tag: 'SimUpstreamError', code: 'ECONNREFUSED' });
     if (mode === 'record') expect(parseRecording(readFileSync(recording, 'utf8')).interactions).toEqual([]);
