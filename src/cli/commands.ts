@@ -37,6 +37,8 @@ export const OPTIONS = {
   },
   'body-limit': { type: 'string', value: 'BYTES', help: 'largest request body accepted; a larger one is answered InvalidRequestError', shownDefault: String(DEFAULTS.bodyLimit) },
   'max-header-size': { type: 'string', value: 'BYTES', help: 'largest request line plus headers; a larger one is answered 431 SimRequestRefusedError', shownDefault: String(DEFAULTS.maxHeaderSize) },
+  'max-subscribers': { type: 'string', value: 'N', help: 'most event-stream subscribers at once, over all partitions; one more is answered 429 SimStreamLimitError', shownDefault: String(DEFAULTS.maxSubscribers) },
+  'max-partitions': { type: 'string', value: 'N', help: 'most partitions at once; one more is answered 429 SimPartitionLimitError', shownDefault: String(DEFAULTS.maxPartitions) },
   'request-timeout': {
     type: 'string',
     value: 'MS',
@@ -127,7 +129,7 @@ export interface CommandSpec {
 }
 
 /** How much a client may send and how slowly: the limits that keep a misbehaving one from exhausting the simulator. */
-const LIMITS: readonly CommandOption[] = [{ name: 'admin-token' }, { name: 'body-limit' }, { name: 'max-header-size' }, { name: 'request-timeout' }];
+const LIMITS: readonly CommandOption[] = [{ name: 'admin-token' }, { name: 'body-limit' }, { name: 'max-header-size' }, { name: 'request-timeout' }, { name: 'max-subscribers' }, { name: 'max-partitions' }];
 const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }, { name: 'auth' }, ...LIMITS];
 /** Where requests go on to a real server, what happens to the credentials there matters too. */
 const FORWARDING_LISTEN: readonly CommandOption[] = [

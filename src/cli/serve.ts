@@ -21,7 +21,7 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
   }
-  for (const name of ['body-limit', 'max-header-size', 'request-timeout'] as const) {
+  for (const name of ['body-limit', 'max-header-size', 'request-timeout', 'max-subscribers', 'max-partitions'] as const) {
     const value = values[name];
     if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive integer, got "${value}".`, command);
   }
@@ -54,6 +54,8 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     bodyLimit: numberOrUndefined(values['body-limit']),
     maxHeaderSize: numberOrUndefined(values['max-header-size']),
     requestTimeout: numberOrUndefined(values['request-timeout']),
+    maxSubscribers: numberOrUndefined(values['max-subscribers']),
+    maxPartitions: numberOrUndefined(values['max-partitions']),
   };
 }
 
