@@ -1,5 +1,6 @@
 /**
- * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest).
+ * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest); `createSimulator`
+ * the same without Express (the CLI's server).
  * `createPipeline(deps)`: one request, top to bottom, on plain Node types:
  *   1 ingest (and pick the partition) → 2 control plane → (auth, when on) → 3 route → 4 validate request
  *   → 5 choose who answers → 6 check the answer → 7 journal (into the partition's log) → 8 send; every failure
@@ -8,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { createFallback } from './answerers/fallback.js';
 import { createModePassThrough } from './answerers/modes.js';
 import { passThroughResponder, type PassThrough } from './answerers/pass-through.js';
@@ -23,7 +24,7 @@ import { createControl, isControlPath } from './control/routes.js';
 import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
-import { MAX_BODY_DEPTH, answerBody, corsHeaders, headerText, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
+import { MAX_BODY_DEPTH, answerBody, corsHeaders, headerText, jsonText, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
@@ -52,7 +53,8 @@ export interface PipelineDeps {
   secrets?: SecretValues;
 }
 
-export interface SimApp extends Express {
+/** The simulator without a host: its parts, and the pipeline that answers on plain Node types. */
+export interface Simulator {
   sim: PipelineDeps;
   /**
    * The pipeline on plain Node types, for a server of its own: Express's router answers some request-targets
@@ -61,7 +63,27 @@ export interface SimApp extends Express {
   pipeline: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
+export interface SimApp extends Express, Simulator {}
+
+/** The simulator as an Express app: to mount in a host app, or to hand to supertest. */
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
+  const simulator = await createSimulator(options);
+  // Loaded here rather than with the module: the CLI's server never needs Express, and it costs start-up.
+  const { default: express } = await import('express');
+  const app = express() as SimApp;
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use(simulator.pipeline);
+  // The pipeline answers every failure itself; should one slip past it, the answer is still JSON, never
+  // Express's HTML error page. (Express tells an error handler by its four parameters, the last one unused.)
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  app.use((error: unknown, _req: IncomingMessage, res: ServerResponse, _next: unknown) => answerUncaught(error, res, simulator.sim.config.log));
+  app.sim = simulator.sim;
+  app.pipeline = simulator.pipeline;
+  return app;
+}
+
+export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options);
   const spec = await specAt(config.specPath);
   // Served by every partition whose scenario declares no project of its own.
@@ -79,19 +101,8 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
     responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
   }
-  const deps: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set(), secrets };
-  const app = express() as SimApp;
-  app.disable('x-powered-by');
-  app.disable('etag');
-  const pipeline = createPipeline(deps);
-  app.use(pipeline);
-  // The pipeline answers every failure itself; should one slip past it, the answer is still JSON, never
-  // Express's HTML error page. (Express tells an error handler by its four parameters, the last one unused.)
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  app.use((error: unknown, _req: IncomingMessage, res: ServerResponse, _next: unknown) => answerUncaught(error, res, config.log));
-  app.sim = deps;
-  app.pipeline = pipeline;
-  return app;
+  const sim: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set(), secrets };
+  return { sim, pipeline: createPipeline(sim) };
 }
 
 /** The last resort for a failure the pipeline did not answer: logged, and answered in JSON if it still can be. */
@@ -132,7 +143,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let violations: string[] = [];
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
-      incoming = await readExchange(req, deps.config.bodyLimit);
+      const read = readExchange(req, deps.config.bodyLimit);
+      incoming = read instanceof Promise ? await read : read;
     } catch {
       return; // the client went away mid-body: nobody is left to answer
     }
@@ -181,13 +193,16 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     // 7. Keep account: the exchange joins the partition's log (after the events it caused; the journal, coverage
     // and the inspector read it), and is kept whole for the inspector as the client gets it. Bookkeeping that
     // fails is logged: it never costs the client its answer.
-    const headers: Record<string, string> = { ...corsHeaders(req), 'x-sim-layer': layer, 'x-sim-request-id': exchange.id };
+    const headers = corsHeaders(req);
+    headers['x-sim-layer'] = layer;
+    headers['x-sim-request-id'] = exchange.id;
     if (partition && partition !== deps.partitions.default) headers['x-sim-partition'] = partition.name;
     if (operation) headers['x-sim-operation'] = operation.operationId;
     if (answer.rule !== undefined) headers['x-sim-rule'] = answer.rule;
     if (violations.length) headers['x-sim-violations'] = String(violations.length);
     if (partition && layer !== 'control' && layer !== 'cors') {
       try {
+        if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
         partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
         partition.exchanges.record(exchange, answer, headers, redaction);
       } catch (error) {
@@ -207,21 +222,15 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
 
 /** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
 function exchangeEntry(exchange: Exchange, operation: OperationDefinition | undefined, answer: Answer, layer: string, violations: string[]): Unnumbered<ExchangeEntry> {
-  const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
-  const tag = answer.status >= 400 ? (body?._tag ?? body?.name) : undefined;
-  return {
-    kind: 'exchange',
-    id: exchange.id,
-    time: exchange.now,
-    method: exchange.method,
-    path: exchange.pathname,
-    operationId: operation?.operationId,
-    layer,
-    status: answer.status,
-    ...(typeof tag === 'string' ? { tag } : {}),
-    ...(answer.rule === undefined ? {} : { rule: answer.rule }),
-    ...(violations.length ? { violations } : {}),
-  };
+  const entry: Unnumbered<ExchangeEntry> = { kind: 'exchange', id: exchange.id, time: exchange.now, method: exchange.method, path: exchange.pathname, operationId: operation?.operationId, layer, status: answer.status };
+  if (answer.status >= 400) {
+    const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
+    const tag = body?._tag ?? body?.name;
+    if (typeof tag === 'string') entry.tag = tag;
+  }
+  if (answer.rule !== undefined) entry.rule = answer.rule;
+  if (violations.length) entry.violations = violations;
+  return entry;
 }
 
 function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {

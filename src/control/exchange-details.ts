@@ -49,8 +49,6 @@ interface Sides<B> {
 
 export type ExchangeDetail = { id: string; time: number; iso: string } & Sides<BodyView>;
 
-type StoredExchange = { id: string; time: number } & Sides<StoredBody>;
-
 export interface ExchangeDetails {
   /**
    * Keeps the exchange with its secrets masked by `rules`; the oldest goes when more than the capacity are
@@ -65,34 +63,22 @@ export interface ExchangeDetails {
 
 export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, bytesLimit = BYTES_LIMIT): ExchangeDetails {
   // A Map iterates in insertion order, so its first key is the oldest: eviction without a second index.
-  const kept = new Map<string, StoredExchange>();
+  const kept = new Map<string, KeptExchange>();
   /** Highest request number recorded since the last clear: a lower unknown one was evicted, not mistyped. */
   let highest = 0;
   let bytes = 0;
-  const weight = (e: StoredExchange) => (e.request.body?.text.length ?? 0) + (e.response.body?.text.length ?? 0);
   const drop = (id: string) => {
     const gone = kept.get(id);
     if (!gone) return;
     kept.delete(id);
-    bytes -= weight(gone);
+    bytes -= gone.weight;
   };
   return {
     record(exchange, answer, sent, rules) {
-      const entry: StoredExchange = {
-        id: exchange.id,
-        time: exchange.now,
-        request: { ...redactedRequestHead(exchange, rules), ...requestBody(exchange, rules) },
-        response: {
-          status: answer.status,
-          kind: answer.kind,
-          // A dropped connection sent nothing, headers included.
-          headers: answer.kind === 'drop' ? {} : redactHeaders({ ...sent, ...answer.headers, ...(answer.kind === 'json' && answer.body !== undefined && answer.status !== 204 ? { 'content-type': 'application/json' } : {}) }, rules),
-          ...responseBody(answer, rules),
-        },
-      };
+      const entry = keep(exchange, answer, sent, rules);
       drop(entry.id);
       kept.set(entry.id, entry);
-      bytes += weight(entry);
+      bytes += entry.weight;
       // The newest always stays, however large: it is the one someone is about to open.
       while (kept.size > 1 && (kept.size > capacity || bytes > bytesLimit)) drop(kept.keys().next().value as string);
       highest = Math.max(highest, requestNumber(entry.id) ?? 0);
@@ -103,7 +89,7 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, byte
         const n = requestNumber(id);
         throw new SimExchangeNotFoundError(id, n !== undefined && n <= highest, capacity);
       }
-      const { request, response } = found;
+      const { request, response } = found.stored();
       return {
         id: found.id,
         time: found.time,
@@ -122,6 +108,47 @@ export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, byte
     },
   };
 }
+
+interface KeptExchange {
+  id: string;
+  time: number;
+  /** Bytes of body this entry holds, counted against the partition's limit. */
+  weight: number;
+  /** The exchange as shown, secrets masked: worked out when someone opens it, not for every request answered. */
+  stored(): Sides<StoredBody>;
+}
+
+/**
+ * Keeps what the exchange was made of rather than its shown form: nothing of it changes afterwards (Node's
+ * header object, the body's bytes, the text the answer was sent as), so masking and cutting it later shows
+ * what masking it now would, and the request path pays only for a few references. A body past the cut is
+ * shown at once instead, so a long one is not held whole.
+ */
+function keep(exchange: Exchange, answer: Answer, sent: Record<string, string>, rules: RedactionRules): KeptExchange {
+  let requestSide = (): Sides<StoredBody>['request'] => ({ ...redactedRequestHead(exchange, rules), ...requestBody(exchange, rules) });
+  let responseSide = (): Sides<StoredBody>['response'] => ({
+    status: answer.status,
+    kind: answer.kind,
+    // A dropped connection sent nothing, headers included.
+    headers: answer.kind === 'drop' ? {} : redactHeaders({ ...sent, ...answer.headers, ...(answer.kind === 'json' && answer.body !== undefined && answer.status !== 204 ? { 'content-type': 'application/json' } : {}) }, rules),
+    ...responseBody(answer, rules),
+  });
+  const requestSize = exchange.rawBody.length;
+  const responseSize = answer.kind === 'json' ? (answer.text?.length ?? 0) : answer.kind === 'raw' ? answer.raw.length : 0;
+  if (requestSize > BODY_LIMIT) requestSide = settled(requestSide());
+  if (responseSize > BODY_LIMIT || (answer.kind === 'json' && answer.text === undefined)) responseSide = settled(responseSide());
+  return {
+    id: exchange.id,
+    time: exchange.now,
+    weight: Math.min(requestSize, BODY_LIMIT) + Math.min(responseSize, BODY_LIMIT),
+    stored: () => ({ request: requestSide(), response: responseSide() }),
+  };
+}
+
+const settled =
+  <T>(value: T) =>
+  () =>
+    value;
 
 function requestNumber(id: string): number | undefined {
   const match = /^req_(\d+)$/.exec(id);
@@ -147,7 +174,11 @@ function requestBody(exchange: Exchange, rules: RedactionRules): { body?: Stored
 }
 
 function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBody } {
-  if (answer.kind === 'json') return answer.body === undefined || answer.status === 204 ? {} : { body: storedJson(answer.body, undefined, rules) };
+  if (answer.kind === 'json') {
+    if (answer.body === undefined || answer.status === 204) return {};
+    // The text it was sent as, when the pipeline wrote it already: parsed again only when someone looks.
+    return { body: storedJson(answer.text === undefined ? answer.body : JSON.parse(answer.text), undefined, rules) };
+  }
   if (answer.kind !== 'raw') return {};
   const parsed = answerBody(answer);
   if (parsed !== undefined) return { body: storedJson(parsed, answer.raw.length, rules) };

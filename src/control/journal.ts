@@ -55,12 +55,15 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     if (entry.kind === 'event') {
       if ('request' in entry.cause) changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
     } else if (entry.kind === 'exchange') {
-      const exchange: JournalEntry = { ...entry };
-      delete (exchange as Partial<ExchangeEntry>).kind;
-      delete (exchange as Partial<ExchangeEntry>).seq;
-      const caused = changes.get(entry.id);
-      changes.delete(entry.id);
-      record(caused ? { ...exchange, changes: caused } : exchange);
+      // Every field but `kind` and `seq`, named rather than copied and deleted (a delete makes each entry slow).
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars
+      const { kind, seq, ...exchange } = entry;
+      const caused = changes.size ? changes.get(entry.id) : undefined;
+      if (caused) {
+        changes.delete(entry.id);
+        (exchange as ExchangeJournalEntry).changes = caused;
+      }
+      record(exchange);
     } else {
       // A new world starts the journal afresh; a reload (or a refused one) says so in it.
       if (WORLD_RESTARTS.has(entry.action)) clear();

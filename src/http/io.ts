@@ -41,8 +41,8 @@ interface AnswerBase {
  * one into bytes on the socket.
  */
 export type Answer =
-  /** A JSON value, serialised when sent. */
-  | (AnswerBase & { kind: 'json'; body: unknown })
+  /** A JSON value, serialised when sent; `text` is that serialisation once made (see `jsonText`). */
+  | (AnswerBase & { kind: 'json'; body: unknown; text?: string })
   /** No body (204, or a status whose body is empty). */
   | (AnswerBase & { kind: 'empty' })
   /** Exact bytes to send (a forwarded or replayed answer); `body` is their parsed form, for checking. */
@@ -67,6 +67,15 @@ export function answerBody(answer: Answer): unknown {
   return answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
 }
 
+/**
+ * The JSON text of a JSON answer, made once: the socket and the inspector's copy share it (serialising is a
+ * good part of what an answer costs), and the copy keeps the answer as sent even if its object changes later.
+ */
+export function jsonText(answer: Extract<Answer, { kind: 'json' }>): string {
+  answer.text ??= JSON.stringify(answer.body);
+  return answer.text;
+}
+
 /** One header as one string (a repeated header joined), or nothing when absent. */
 export function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
@@ -84,34 +93,82 @@ export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlyS
 /** A request as read, before its partition gives it an id and a time. */
 export type IncomingExchange = Omit<Exchange, 'id' | 'now'>;
 
-export async function readExchange(req: IncomingMessage, bodyLimit: number): Promise<IncomingExchange> {
+/**
+ * The request as an exchange: at once when it carries no body (most do not, and waiting for the end of an
+ * empty stream would put every answer a turn of the event loop later), else once the body is in.
+ */
+export function readExchange(req: IncomingMessage, bodyLimit: number): IncomingExchange | Promise<IncomingExchange> {
   const url = requestTarget(req.url ?? '/');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // Keep draining past the limit so the client still gets an answer, but hold nothing more.
-    if (size <= bodyLimit) chunks.push(chunk as Buffer);
-  }
-  const body = size <= bodyLimit ? Buffer.concat(chunks) : undefined;
-  const bodyRefused: BodyRefusal | undefined = !body ? 'too-large' : nestingDepth(body) > MAX_BODY_DEPTH ? 'too-deep' : undefined;
-  return {
+  const { headers } = req;
+  const declared = headers['content-length'];
+  if (headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) return exchangeOf(req, url, EMPTY);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Keep draining past the limit so the client still gets an answer, but hold nothing more.
+      if (size <= bodyLimit) chunks.push(chunk);
+    });
+    req.once('end', () => resolve(exchangeOf(req, url, size <= bodyLimit ? Buffer.concat(chunks) : undefined)));
+    req.once('error', reject);
+    // A client gone mid-body never ends it: `close` without `end` settles the wait.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client went away mid-body'));
+    });
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function exchangeOf(req: IncomingMessage, url: RequestTarget, body: Buffer | undefined): IncomingExchange {
+  const bodyRefused: BodyRefusal | undefined = !body ? 'too-large' : body.length > 0 && nestingDepth(body) > MAX_BODY_DEPTH ? 'too-deep' : undefined;
+  const exchange: IncomingExchange & Pick<Exchange, 'id' | 'now'> = {
+    // Given by the partition that takes it; present from the start so every exchange has one shape.
+    id: '',
+    now: 0,
     method: (req.method ?? 'GET').toUpperCase(),
     pathname: url.pathname,
     search: url.search,
     searchParams: url.searchParams,
     headers: req.headers,
-    rawBody: body && !bodyRefused ? body : Buffer.alloc(0),
+    rawBody: body && !bodyRefused ? body : EMPTY,
     ...(bodyRefused ? { bodyRefused } : {}),
   };
+  return exchange;
+}
+
+/** Where a request goes: its path, its query as sent (`?a=1`, or empty) and that query read. */
+export interface RequestTarget {
+  pathname: string;
+  search: string;
+  searchParams: URLSearchParams;
 }
 
 /**
- * The request-target as a URL, whatever form it came in: origin-form (`/api/plugin?x`), absolute-form (a
- * client talking to us as to a proxy: routed by its path) or something no URL parser takes (routed as the
- * path it is not, so it meets "no operation matches" rather than a crash).
+ * Paths and queries a URL parser would leave as they are: no dot segments (`/.`, `%2e`), nothing it would
+ * percent-encode, no fragment. Almost every request-target is one; they skip the parser.
  */
-export function requestTarget(raw: string): URL {
+const PLAIN_PATH = /^\/(?!\/|[.]|%2[eE])(?:[A-Za-z0-9\-_~!$&()*+,;=:@]|%(?![2][eE])|\/(?![.]|%2[eE])|\.)*$/;
+const PLAIN_QUERY = /^[A-Za-z0-9\-._~%!$&()*+,;=:@/?]*$/;
+
+/**
+ * The request-target read the way a URL parser reads it, whatever form it came in: origin-form
+ * (`/api/plugin?x`), absolute-form (a client talking to us as to a proxy: routed by its path) or something no
+ * URL parser takes (routed as the path it is not, so it meets "no operation matches" rather than a crash).
+ */
+export function requestTarget(raw: string): RequestTarget {
+  const mark = raw.indexOf('?');
+  const path = mark < 0 ? raw : raw.slice(0, mark);
+  const query = mark < 0 ? '' : raw.slice(mark + 1);
+  if (PLAIN_PATH.test(path) && PLAIN_QUERY.test(query)) {
+    return { pathname: path, search: query === '' ? '' : `?${query}`, searchParams: new URLSearchParams(query) };
+  }
+  return parsedTarget(raw);
+}
+
+/** The request-target through a URL parser: the reference `requestTarget`'s shortcut must agree with. */
+export function parsedTarget(raw: string): URL {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
     try {
       const absolute = new URL(raw);
@@ -152,7 +209,7 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     res.destroy();
     return;
   }
-  const headers: Record<string, string> = { ...extraHeaders, ...answer.headers };
+  const headers: Record<string, string> = answer.headers ? { ...extraHeaders, ...answer.headers } : { ...extraHeaders };
   // HEAD gets the headers GET would get, and no body.
   const head = res.req.method === 'HEAD';
   switch (answer.kind) {
@@ -170,21 +227,26 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
       pipeline(answer.stream, res, () => {});
       return;
     case 'raw':
-      res.writeHead(answer.status, { ...headers, 'content-length': String(answer.raw.length) });
+      headers['content-length'] = String(answer.raw.length);
+      res.writeHead(answer.status, headers);
       res.end(head ? undefined : answer.raw);
       return;
     case 'empty':
-      res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+      headers['content-length'] = '0';
+      res.writeHead(answer.status, headers);
       res.end();
       return;
     case 'json': {
       if (answer.status === 204 || answer.body === undefined) {
-        res.writeHead(answer.status, { ...headers, 'content-length': '0' });
+        headers['content-length'] = '0';
+        res.writeHead(answer.status, headers);
         res.end();
         return;
       }
-      const text = JSON.stringify(answer.body);
-      res.writeHead(answer.status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+      const text = jsonText(answer);
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(text));
+      res.writeHead(answer.status, headers);
       res.end(head ? undefined : text);
     }
   }

@@ -25,7 +25,12 @@ export function selectPartition(incoming: IncomingExchange, partitions: Partitio
   const partition = name === undefined || name === '' ? partitions.default : partitions.get(name);
   // In real-time mode the world may have moved on since the last request: let what fell due happen first.
   partition.clock.settle();
-  return { partition, exchange: { ...incoming, pathname, id: partition.nextRequestId(), now: partition.clock.now() } };
+  // The request as read becomes the exchange: one object per request, not a copy at each step.
+  const exchange = incoming as Exchange;
+  exchange.pathname = pathname;
+  exchange.id = partition.nextRequestId();
+  exchange.now = partition.clock.now();
+  return { partition, exchange };
 }
 
 /** The id an answer carries when no partition could take the request (a bad partition name, the cap). */

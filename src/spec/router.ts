@@ -11,7 +11,28 @@ export type RouteResult =
   | { kind: 'method-not-allowed'; allowed: OperationHint[] }
   | { kind: 'not-found'; closest: OperationHint[] };
 
+/** Routes found, per spec, by method and path: a client asks for the same few paths again and again. */
+const found = new WeakMap<SpecIndex, Map<string, RouteResult>>();
+const FOUND_CAPACITY = 4096;
+
 export function findOperation(spec: SpecIndex, method: string, pathname: string): RouteResult {
+  let known = found.get(spec);
+  if (!known) found.set(spec, (known = new Map()));
+  const key = `${method} ${pathname}`;
+  const hit = known.get(key);
+  if (hit) return hit;
+  const result = scanOperations(spec, method, pathname);
+  if (result.kind === 'found') {
+    // Shared by every request to this path from now on: frozen so no step can change it for the next.
+    Object.freeze(result.params);
+    // Emptied when full rather than kept in order: a client that never repeats a path gains nothing anyway.
+    if (known.size >= FOUND_CAPACITY) known.clear();
+    known.set(key, result);
+  }
+  return result;
+}
+
+function scanOperations(spec: SpecIndex, method: string, pathname: string): RouteResult {
   const segments = pathname.split('/').slice(1);
   let best: { operation: OperationDefinition; params: Record<string, string>; literals: number } | undefined;
   const otherMethods: OperationDefinition[] = [];

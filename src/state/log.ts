@@ -64,7 +64,9 @@ export function createEventLog(capacity = DEFAULT_LOG_CAPACITY): EventLog {
   let seq = 0;
   return {
     append<E extends LogEntry>(entry: Unnumbered<E>): E {
-      const numbered = { ...entry, seq: ++seq } as unknown as E;
+      // Numbered in place: every caller hands over an entry made for the log, and a copy per entry is garbage.
+      const numbered = entry as unknown as E;
+      numbered.seq = ++seq;
       ring.push(numbered);
       // Dropping from the front in batches keeps appends O(1) amortised.
       if (ring.length > capacity + capacity / 10) ring.splice(0, ring.length - capacity);
