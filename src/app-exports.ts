@@ -3,7 +3,7 @@
  * `createPipeline` on plain node:http, `startServer` on a socket. Its types reach into Express's, so it is a
  * subpath of its own: the main entry stays free of them for test authors who only start a simulator.
  */
-export { createApp, createPipeline, type SimApp, type PipelineDeps } from './app.js';
+export { createApp, createPipeline, createSimulator, type SimApp, type Simulator, type PipelineDeps } from './app.js';
 export { startServer, type RunningSimulator } from './http/server.js';
 export { loadSpec, type SpecIndex, type OperationDefinition } from './spec/openapi.js';
 export { checkAnswer } from './spec/answer-check.js';

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
 import type { Preferences } from './preferences.js';
+import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
 
 export interface FallbackRequest {
@@ -20,10 +21,29 @@ export interface Fallback {
   answer(request: FallbackRequest): Promise<MockResult>;
 }
 
+/** Generated bodies kept for reuse: a request asked again gets the body it got before, without Prism. */
+const GENERATED_CAPACITY = 2000;
+
 export async function createFallback(spec: SpecIndex, options: { dynamic: boolean; seed: string }): Promise<Fallback> {
-  // Prism dereferences and bundles the document in place; structuredClone keeps our copy untouched.
-  await registerSpec(spec.hash, () => structuredClone(spec.document));
-  const examples = new Map<string, Promise<MockResult>>();
+  // Prism costs most of a cold start; it is loaded when an answer first needs it. Prism dereferences and
+  // bundles the document in place; structuredClone keeps our copy untouched.
+  let registered: Promise<void> | undefined;
+  const prism = () => (registered ??= registerSpec(spec.hash, () => structuredClone(spec.document)));
+  const mockWithPrism = async (request: MockRequest) => {
+    await prism();
+    return mock(request);
+  };
+  // An example answer depends only on the spec, the operation, the status and the example's name: every
+  // operation's are worked out once per spec and kept on disk, so serving examples needs no Prism at all.
+  const cacheKey = hashOf(spec.hash, codeVersion());
+  let stored = readCached<Record<string, MockResult>>('examples', cacheKey);
+  if (!stored) {
+    stored = await allExamples(spec, mockWithPrism);
+    writeCached('examples', cacheKey, stored);
+  }
+  const examples = new Map<string, Promise<MockResult>>(Object.entries(stored).map(([key, result]) => [key, Promise.resolve(result)]));
+  const generated = new Map<string, Promise<MockResult>>();
+  if (options.dynamic) void prism().catch(() => {}); // warmed in the background; the first answer waits if it must
   return {
     async answer(request) {
       const base: MockRequest = {
@@ -36,28 +56,53 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         code: request.preferences.code,
         exampleKey: request.preferences.example,
       };
-      if (!base.dynamic) {
-        // An example answer depends only on operation, status and example name: ask Prism once, then reuse it.
-        const key = `${base.operationId} ${base.code ?? ''} ${base.exampleKey ?? ''}`;
-        let answer = examples.get(key);
-        if (!answer) {
-          answer = mock(base);
-          examples.set(key, answer);
-          answer.catch(() => examples.delete(key));
-        }
-        return answer;
-      }
+      if (!base.dynamic) return remembered(examples, Infinity, exampleKey(base), () => mockWithPrism(base));
       const seed = requestSeed(options.seed, request);
-      for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
-        try {
-          return await mock({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
-        } catch {
-          // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
+      return remembered(generated, GENERATED_CAPACITY, `${seed} ${base.code ?? ''} ${base.exampleKey ?? ''}`, async () => {
+        for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
+          try {
+            return await mockWithPrism({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
+          } catch {
+            // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
+          }
         }
-      }
-      return mock({ ...base, dynamic: false }); // the example: a believable answer beats an error
+        return mockWithPrism({ ...base, dynamic: false }); // the example: a believable answer beats an error
+      });
     },
   };
+}
+
+function exampleKey(request: Pick<MockRequest, 'operationId' | 'code' | 'exampleKey'>): string {
+  return `${request.operationId} ${request.code ?? ''} ${request.exampleKey ?? ''}`;
+}
+
+/** The answer kept under `key`, or made and kept (a failure is forgotten, so it is tried again). */
+function remembered(kept: Map<string, Promise<MockResult>>, capacity: number, key: string, make: () => Promise<MockResult>): Promise<MockResult> {
+  let answer = kept.get(key);
+  if (!answer) {
+    answer = make();
+    // Emptied when full: a client that never repeats a request gains nothing from order kept for it.
+    if (kept.size >= capacity) kept.clear();
+    kept.set(key, answer);
+    answer.catch(() => kept.delete(key));
+  }
+  return answer;
+}
+
+/** Every operation's example answer, and the one for each status it declares (what `Prefer: code=` asks). */
+async function allExamples(spec: SpecIndex, mockWithPrism: (request: MockRequest) => Promise<MockResult>): Promise<Record<string, MockResult>> {
+  const out: Record<string, MockResult> = {};
+  for (const operation of spec.operations) {
+    for (const code of [undefined, ...operation.responses.keys()]) {
+      const request: MockRequest = { specHash: spec.hash, operationId: operation.operationId, method: operation.method, path: operation.path, body: undefined, dynamic: false, code };
+      try {
+        out[exampleKey(request)] = await mockWithPrism(request);
+      } catch {
+        // Left to be asked when a request needs it, which then answers what Prism says.
+      }
+    }
+  }
+  return out;
 }
 
 /** How many seeded draws a generated body gets before the example stands in. */

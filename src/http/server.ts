@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { answerUncaught, createApp, type PipelineDeps, type SimApp } from '../app.js';
+import { answerUncaught, createSimulator, type PipelineDeps, type Simulator } from '../app.js';
 import type { SimOptions } from '../config.js';
 import { writeCoverageFile } from '../control/coverage-file.js';
 import { parseScenario } from '../scenarios/load-scenario.js';
@@ -15,7 +15,8 @@ import { handleUpgrades } from './upgrade-tunnel.js';
 export interface RunningSimulator {
   url: string;
   port: number;
-  app: SimApp;
+  /** The simulator serving (`app.sim`: its config, partitions, spec). */
+  app: Simulator;
   server: Server;
   /** Stops listening and closes every connection; with `graceMs`, answers in flight get that long to finish. */
   close(options?: { graceMs?: number }): Promise<void>;
@@ -24,7 +25,7 @@ export interface RunningSimulator {
 export async function startServer(options: SimOptions = {}): Promise<RunningSimulator> {
   // Creating the app loads the scenario and then Prism, which takes a while: an edit in between must count.
   const loadedAt = Date.now();
-  const app = await createApp(options);
+  const app = await createSimulator(options);
   const { host, port } = app.sim.config;
   const { maxHeaderSize, requestTimeout } = app.sim.config;
   const server = createServer(

@@ -5,7 +5,7 @@
  * and a 100,000-interaction file loads in about a second (JSON.parse per document) where a full YAML
  * parser needs tens of seconds. Hand-edited documents in block style are read by the YAML parser.
  */
-import { parse, parseAllDocuments, stringify } from 'yaml';
+import { yaml } from '../text/yaml.js';
 
 export const RECORDING_FORMAT = 'session-agent-sim/recording@1';
 
@@ -49,7 +49,7 @@ export interface Interaction {
 }
 
 export function headerDocument(header: RecordingHeader): string {
-  return `# session-agent-sim recording: a header, then one document per interaction\n${stringify(header)}`;
+  return `# session-agent-sim recording: a header, then one document per interaction\n${yaml().stringify(header)}`;
 }
 
 export function interactionDocument(interaction: Interaction): string {
@@ -96,8 +96,8 @@ function fastParse(document: string): Record<string, unknown> | null {
       // not JSON after all: a hand-edited flow mapping, or a torn one
     }
   }
-  const docs = parseAllDocuments(document);
+  const docs = yaml().parseAllDocuments(document);
   const doc = Array.isArray(docs) ? docs[0] : docs;
   if (doc?.errors.length) throw new Error(doc.errors[0]?.message ?? 'invalid YAML');
-  return (parse(document) ?? null) as Record<string, unknown> | null;
+  return (yaml().parse(document) ?? null) as Record<string, unknown> | null;
 }

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, posix } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yaml } from '../text/yaml.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
@@ -61,7 +62,8 @@ export function loadScenarioFile(file: string, spec: SpecIndex): ScenarioDefinit
 }
 
 export function parseScenario(text: string, file: string, spec: SpecIndex): ScenarioDefinition {
-  const lines = new LineCounter();
+  const { LineCounter: Lines, parseDocument } = yaml();
+  const lines = new Lines();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
     throw new ScenarioError(doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })));
@@ -355,6 +357,7 @@ function position(doc: Document, lines: LineCounter, path: Path, atKey: boolean)
   if (atKey) {
     // An unknown field is best shown at its name, not its value.
     const parent = doc.getIn(path.slice(0, -1), true);
+    const { isMap, isScalar } = yaml();
     const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]) : undefined;
     const range = isScalar(pair?.key) ? pair.key.range : undefined;
     if (range) return lines.linePos(range[0]);

@@ -8,7 +8,7 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/http/server.js';
 import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
-import type { SimApp } from '../../src/app.js';
+import type { Simulator as SimulatorCore } from '../../src/app.js';
 import { eventProblems } from '../support/spec-validator.js';
 
 type Frame = { id: string; type: string; data: Record<string, any>; durable?: { aggregateID: string; seq: number; version: number }; metadata?: Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const item of running.splice(0).reverse()) await item.close();
 });
 
-type Simulator = SimulatorHandle & { app: SimApp };
+type Simulator = SimulatorHandle & { app: SimulatorCore };
 
 async function start(scenario: string, keep = true): Promise<Simulator> {
   const server = await startServer({ scenario, port: 0, log: () => {} });
