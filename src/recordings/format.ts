@@ -63,28 +63,55 @@ export interface ParsedRecording {
   tornTail: boolean;
 }
 
-export function parseRecording(text: string): ParsedRecording {
-  const parts = text.split(/^---[ \t]*$/m);
+/**
+ * A recording's documents, read one at a time: from the file's bytes (a 100,000-interaction recording is
+ * ~80 MB, and holding it as one string and again as its split parts cost twice that) or from a text.
+ */
+export function parseRecording(source: string | Buffer): ParsedRecording {
   const interactions: Interaction[] = [];
+  return { ...readRecording(source, (interaction) => interactions.push(interaction)), interactions };
+}
+
+/**
+ * Hands over each interaction as it is read, keeping none: what a replay of a long recording holds at its
+ * peak is then what it keeps of each, not every interaction whole at once.
+ */
+export function readRecording(source: string | Buffer, each: (interaction: Interaction) => void): Omit<ParsedRecording, 'interactions'> {
+  const bytes = typeof source === 'string' ? Buffer.from(source) : source;
   let header: RecordingHeader | undefined;
   let tornTail = false;
-  parts.forEach((part, index) => {
-    if (part.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(part)) return;
+  const starts = documentStarts(bytes);
+  for (let index = 0; index < starts.length; index++) {
+    const part = bytes.toString('utf8', starts[index] as number, index + 1 < starts.length ? (starts[index + 1] as number) - 1 : bytes.length).replace(/^---[ \t]*(?:\n|$)/, '');
+    if (part.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(part)) continue;
     let value: Record<string, unknown> | null;
     try {
       value = fastParse(part);
     } catch (error) {
-      if (index === parts.length - 1) {
+      if (index === starts.length - 1) {
         tornTail = true;
-        return;
+        continue;
       }
       throw new Error(`recording document ${index + 1}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
     }
-    if (!value) return;
+    if (!value) continue;
     if (value.format === RECORDING_FORMAT) header = value as unknown as RecordingHeader;
-    else interactions.push(value as unknown as Interaction);
-  });
-  return { header, interactions, tornTail };
+    else each(value as unknown as Interaction);
+  }
+  return { header, tornTail };
+}
+
+/** Where each document begins: the start, and every line that is `---` (trailing blanks allowed). */
+function documentStarts(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let at = bytes.indexOf('---'); at >= 0; at = bytes.indexOf('---', at + 3)) {
+    if (at !== 0 && bytes[at - 1] !== 0x0a) continue;
+    let end = at + 3;
+    while (bytes[end] === 0x20 || bytes[end] === 0x09) end++;
+    if (end < bytes.length && bytes[end] !== 0x0a) continue;
+    if (at !== 0) starts.push(at);
+  }
+  return starts;
 }
 
 function fastParse(document: string): Record<string, unknown> | null {

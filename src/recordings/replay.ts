@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { SimRecordingNotFoundError } from '../errors.js';
 import type { Answer, Exchange } from '../http/io.js';
-import { parseRecording, type Interaction } from './format.js';
+import { readRecording, type Interaction } from './format.js';
 import { requestBody } from './recorder.js';
 import { queryOf, redactBody, redactQuery, type RedactionRules } from './redact.js';
 
@@ -36,19 +36,22 @@ interface Identity {
   body: unknown;
 }
 
-/** JSON with sorted keys, so field order never decides a match. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
-  );
+/** JSON with sorted keys, so field order never decides a match (`undefined` for `undefined`, as JSON.stringify). */
+function canonical(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => canonical(item) ?? 'null').join(',')}]`;
+  const fields: string[] = [];
+  for (const key of Object.keys(value).sort()) {
+    const text = canonical((value as Record<string, unknown>)[key]);
+    if (text !== undefined) fields.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${fields.join(',')}}`;
 }
 
 /** After the recorded answers of a request are used up: answer the last again, or count it as a miss. */
 export type Exhausted = 'last' | 'error';
 
 export function createReplayer(file: string, rules: RedactionRules, ignore: string[] = [], exhausted: Exhausted = 'last'): Replayer {
-  // A hybrid replay may start from nothing: every request is then recorded on the way.
-  const { interactions } = existsSync(file) ? parseRecording(readFileSync(file, 'utf8')) : { interactions: [] };
   const ignored = { ...rules, headers: [], query: [], pointers: [] };
   const drop = (identity: Identity): Identity => {
     if (!ignore.length) return identity;
@@ -60,30 +63,38 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   const identify = (method: string, route: Route, path: string, query: Record<string, string | string[]>, body: unknown): Identity =>
     drop({ method, target: route.operationId ?? path, pathParams: route.pathParams ?? {}, query: redactQuery(query, rules), body: redactBody(body, rules) });
 
-  const byKey = new Map<string, Interaction[]>();
-  const identities: Array<{ identity: Identity; interaction: Interaction }> = [];
-  for (const interaction of interactions) {
+  // What a replay keeps of each interaction: its identity (for a miss's "closest") and its answer, the JSON
+  // body as text; the rest of the recording (request headers, timings) is let go as it is read.
+  const byKey = new Map<string, Recorded[]>();
+  const headerSets: HeaderSets = new Map();
+  const identities: Array<{ identity: Identity; recorded: Recorded }> = [];
+  let size = 0;
+  const keep = (interaction: Interaction) => {
     const { request } = interaction;
     const identity = identify(request.method, { operationId: interaction.operationId, pathParams: interaction.pathParams }, request.path, request.query, request.body);
-    const key = canonical(identity);
-    const recorded = byKey.get(key) ?? [];
-    recorded.push(interaction);
-    byKey.set(key, recorded);
-    identities.push({ identity, interaction });
-  }
+    const key = canonical(identity) as string;
+    const recorded = { seq: interaction.seq, method: request.method, path: request.path, response: keptResponse(interaction.response, headerSets) };
+    const same = byKey.get(key);
+    if (same) same.push(recorded);
+    else byKey.set(key, [recorded]);
+    identities.push({ identity, recorded });
+    size++;
+  };
+  // A hybrid replay may start from nothing: every request is then recorded on the way.
+  if (existsSync(file)) readRecording(readFileSync(file), keep);
 
   const liveIdentity = (exchange: Exchange, route: Route) => identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
 
   return {
-    size: interactions.length,
+    size,
     answer(exchange, route, cursors) {
-      const key = canonical(liveIdentity(exchange, route));
+      const key = canonical(liveIdentity(exchange, route)) as string;
       const recorded = byKey.get(key);
       const served = cursors.get(key) ?? 0;
       if (!recorded || (exhausted === 'error' && served >= recorded.length)) return undefined;
-      const interaction = recorded[Math.min(served, recorded.length - 1)] as Interaction;
+      const chosen = recorded[Math.min(served, recorded.length - 1)] as Recorded;
       cursors.set(key, served + 1);
-      return toAnswer(interaction);
+      return toAnswer(chosen.response);
     },
     miss(exchange, route) {
       const live = liveIdentity(exchange, route);
@@ -91,7 +102,7 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
       if (!candidates.length) return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, 'nothing was recorded for this operation', undefined);
       // The closest is the one whose first difference comes latest (path parameters, then query, then body).
       const best = candidates.map((c) => ({ c, diff: firstDifference(c.identity, live) })).reduce((a, b) => (b.diff.depth > a.diff.depth ? b : a));
-      return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, best.diff.text, { seq: best.c.interaction.seq, method: best.c.interaction.request.method, path: best.c.interaction.request.path });
+      return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, best.diff.text, { seq: best.c.recorded.seq, method: best.c.recorded.method, path: best.c.recorded.path });
     },
   };
 }
@@ -119,13 +130,44 @@ function bodyDifference(recorded: unknown, live: unknown, at: string): string | 
   return `body field ${at.slice(1) || '(body)'} differs: recorded ${JSON.stringify(recorded)}, sent ${JSON.stringify(live)}`;
 }
 
-function toAnswer(interaction: Interaction): Answer {
-  const { status, headers, body, chunks } = interaction.response;
-  const rest = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'content-length'));
-  if (chunks) return { kind: 'stream', status, headers: rest, stream: playChunks(chunks, interaction.response.open === true) };
-  if (body === undefined) return { kind: 'empty', status, headers: rest };
-  if (typeof body === 'string' && !String(headers['content-type'] ?? '').includes('json')) return { kind: 'raw', status, headers: rest, raw: Buffer.from(body) };
-  return { kind: 'json', status, headers: rest, body };
+interface Recorded {
+  seq: number;
+  method: string;
+  path: string;
+  response: KeptResponse;
+}
+
+type KeptResponse = Omit<Interaction['response'], 'body'> & {
+  /** A JSON body as compact text (far smaller than the object it parses to), parsed when first answered. */
+  json?: { text: string; parsed?: unknown };
+  body?: string;
+};
+
+/** Header sets are few in a recording however long it is: each distinct one is kept once. */
+type HeaderSets = Map<string, Record<string, string>>;
+
+function keptResponse(response: Interaction['response'], headerSets: HeaderSets): KeptResponse {
+  const { status, body, chunks, open } = response;
+  const own = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-length'));
+  const key = JSON.stringify(own);
+  let headers = headerSets.get(key);
+  if (!headers) headerSets.set(key, (headers = own));
+  if (chunks) return { status, headers, chunks, ...(open === undefined ? {} : { open }) };
+  if (body === undefined) return { status, headers };
+  if (typeof body === 'string' && !String(response.headers['content-type'] ?? '').includes('json')) return { status, headers, body };
+  return { status, headers, json: { text: JSON.stringify(body) } };
+}
+
+function toAnswer(response: KeptResponse): Answer {
+  const { status, headers, body, chunks, json } = response;
+  if (chunks) return { kind: 'stream', status, headers, stream: playChunks(chunks, response.open === true) };
+  if (json) {
+    // The text goes out as recorded; the value is what the answer is checked with, parsed once.
+    json.parsed ??= JSON.parse(json.text) as unknown;
+    return { kind: 'json', status, headers, body: json.parsed, text: json.text };
+  }
+  if (body !== undefined) return { kind: 'raw', status, headers, raw: Buffer.from(body) };
+  return { kind: 'empty', status, headers };
 }
 
 /**
