@@ -20,14 +20,13 @@ export function findOperation(spec: SpecIndex, method: string, pathname: string)
   if (!known) found.set(spec, (known = new Map()));
   const key = `${method} ${pathname}`;
   const hit = known.get(key);
-  if (hit) return hit;
+  // Each request gets parameters of its own: nothing one request's steps do to them reaches the next.
+  if (hit?.kind === 'found') return { ...hit, params: { ...hit.params } };
   const result = scanOperations(spec, method, pathname);
   if (result.kind === 'found') {
-    // Shared by every request to this path from now on: frozen so no step can change it for the next.
-    Object.freeze(result.params);
     // Emptied when full rather than kept in order: a client that never repeats a path gains nothing anyway.
     if (known.size >= FOUND_CAPACITY) known.clear();
-    known.set(key, result);
+    known.set(key, { ...result, params: { ...result.params } });
   }
   return result;
 }
