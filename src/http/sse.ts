@@ -27,6 +27,8 @@ export interface SseChannel {
   readonly stream: Readable;
   /** Sends one `data:` frame (a JSON text, one line). */
   send(json: string): void;
+  /** Sends a frame made once by `sseFrame` for every subscriber it goes to (a broadcast encodes it once). */
+  sendFrame(frame: Buffer): void;
   /** Sends an SSE comment (`: heartbeat`), which clients ignore and proxies see as traffic. */
   comment(text: string): void;
   /** Ends the stream after what is queued. */
@@ -49,10 +51,26 @@ export interface SseOptions {
   catchUpMs?: number;
 }
 
+/** One `data:` frame as the bytes that go on the wire. */
+export function sseFrame(json: string): Buffer {
+  return Buffer.from(`data: ${json}\n\n`);
+}
+
+/** Comments are a handful of fixed texts (`heartbeat`, `keep-alive`): each encoded once. */
+const comments = new Map<string, Buffer>();
+function commentFrame(text: string): Buffer {
+  let frame = comments.get(text);
+  if (!frame) {
+    frame = Buffer.from(`: ${text}\n\n`);
+    if (comments.size < 16) comments.set(text, frame);
+  }
+  return frame;
+}
+
 export function createSseChannel(options: SseOptions = {}): SseChannel {
   const maxQueued = options.maxQueued ?? SUBSCRIBER_BUFFER;
   const maxQueuedBytes = options.maxQueuedBytes ?? SUBSCRIBER_BUFFER_BYTES;
-  const queue: string[] = [];
+  const queue: Buffer[] = [];
   let queuedBytes = 0;
   const listeners: Array<() => void> = [];
   let wanted = false;
@@ -72,7 +90,7 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
   // queue's length is exactly how far behind the consumer is.
   const flush = () => {
     while (wanted && queue.length) {
-      const frame = queue.shift() as string;
+      const frame = queue.shift() as Buffer;
       queuedBytes -= frame.length;
       wanted = stream.push(frame);
     }
@@ -100,15 +118,15 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
   const behind = () => queue.length > maxQueued || queuedBytes > maxQueuedBytes;
   let catchUp: NodeJS.Timeout | undefined;
 
-  const enqueue = (text: string) => {
+  const enqueue = (frame: Buffer) => {
     if (closed || ending) return;
     // The first frame always goes in, however large: a hello must not drop the consumer it greets.
-    if (queue.length > 0 && (queue.length >= maxQueued * 8 || queuedBytes + text.length > maxQueuedBytes * 4)) {
+    if (queue.length > 0 && (queue.length >= maxQueued * 8 || queuedBytes + frame.length > maxQueuedBytes * 4)) {
       drop();
       return;
     }
-    queue.push(text);
-    queuedBytes += text.length;
+    queue.push(frame);
+    queuedBytes += frame.length;
     flush();
     if (behind() && !catchUp) {
       catchUp = setTimeout(() => {
@@ -121,8 +139,9 @@ export function createSseChannel(options: SseOptions = {}): SseChannel {
 
   return {
     stream,
-    send: (json) => enqueue(`data: ${json}\n\n`),
-    comment: (text) => enqueue(`: ${text}\n\n`),
+    send: (json) => enqueue(sseFrame(json)),
+    sendFrame: enqueue,
+    comment: (text) => enqueue(commentFrame(text)),
     close() {
       if (closed || ending) return;
       ending = true;

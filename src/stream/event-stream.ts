@@ -6,7 +6,7 @@
  * client knew: subscribers are told with `global.disposed` and should fetch again.
  */
 import type { Answer } from '../http/io.js';
-import { createSseChannel, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
+import { createSseChannel, sseFrame, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { ProjectContext } from '../spec/location.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent } from '../state/events.js';
@@ -72,10 +72,11 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   };
 
   const broadcast = (envelope: Envelope, now: number) => {
-    const frame = JSON.stringify(envelope);
+    // Encoded once for all: with a thousand subscribers, a copy of the text each was a good part of the cost.
+    const frame = sseFrame(JSON.stringify(envelope));
     for (const subscriber of subscribers) {
       beat(subscriber, now);
-      subscriber.channel.send(frame);
+      subscriber.channel.sendFrame(frame);
     }
   };
 
