@@ -264,7 +264,8 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
   for (const responder of responders) {
     if (explicit && !responder.honorsPreferences) continue;
     try {
-      const answer = await responder.respond(request);
+      const pending = responder.respond(request);
+      const answer = pending instanceof Promise ? await pending : pending;
       if (answer) return { answer, layer: answer.layer ?? responder.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.

@@ -13,8 +13,8 @@ export const eventStreamResponder: Responder = {
   honorsPreferences: true,
   respond(request) {
     const { operation, preferences, partition } = request;
-    if (operation.operationId !== EVENT_STREAM_OPERATION) return Promise.resolve(undefined);
-    if (preferences.code !== undefined && preferences.code !== 200) return Promise.resolve(undefined);
-    return Promise.resolve(partition.events.subscribe());
+    if (operation.operationId !== EVENT_STREAM_OPERATION) return undefined;
+    if (preferences.code !== undefined && preferences.code !== 200) return undefined;
+    return partition.events.subscribe();
   },
 };

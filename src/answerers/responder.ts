@@ -27,7 +27,8 @@ export interface Responder {
   readonly name: string;
   /** Serves `Prefer: code/example/dynamic`; layers without it are skipped for requests that carry one. */
   readonly honorsPreferences?: boolean;
-  respond(request: AcceptedRequest): Promise<Answer | undefined>;
+  /** An answer at once where the layer has one at hand (most do): awaiting only what must wait costs less. */
+  respond(request: AcceptedRequest): Answer | undefined | Promise<Answer | undefined>;
 }
 
 export function fallbackResponder(fallback: Fallback): Responder {

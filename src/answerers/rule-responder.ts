@@ -21,12 +21,12 @@ const realWait: Wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 export function ruleResponder(wait: Wait = realWait): Responder {
   return {
     name: 'rule',
-    async respond(request) {
+    respond(request) {
       const { partition } = request;
       const now = partition.clock.now();
       const rule = takeRule(partition, request, now);
       if (!rule) return undefined;
-      if (rule.delay > 0) await wait(rule.delay);
+      if (rule.delay > 0) return wait(rule.delay).then(() => answerOf(rule, request));
       return answerOf(rule, request);
     },
   };

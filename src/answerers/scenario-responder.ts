@@ -10,7 +10,7 @@ import type { Responder } from './responder.js';
 export function scenarioResponder(resources: ResourceCatalog): Responder {
   return {
     name: 'scenario',
-    async respond(request) {
+    respond(request) {
       const { partition, exchange, operation } = request;
       const world = partition.world;
       const handler = resources.handlers[operation.operationId];

@@ -37,7 +37,11 @@ export interface IdFactory {
 
 export function createIds(random: Random): IdFactory {
   let counter = 0;
-  const tail = () => Array.from({ length: 14 }, () => BASE62[random.int(62)]).join('');
+  const tail = () => {
+    let out = '';
+    for (let i = 0; i < 14; i++) out += BASE62[random.int(62)];
+    return out;
+  };
   // The real hex part is time-derived; a counter in the low bits keeps ids made at the same instant ordered.
   const hex = (value: number) => (value % 2 ** 48).toString(16).padStart(12, '0');
   return {
