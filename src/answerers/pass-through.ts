@@ -8,11 +8,11 @@ import type { Answer, Exchange } from '../http/io.js';
 import type { Recorder } from '../recordings/recorder.js';
 import type { Replayer, Route } from '../recordings/replay.js';
 import type { Responder } from './responder.js';
-import { forward, type Upstream } from './upstream.js';
+import { forward, releaseUpstream, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */
 export type PassThrough = ((exchange: Exchange, route: Route, cursors: Map<string, number>) => Promise<Answer & { layer: string }>) & {
-  /** Lets go of the recording file, once nothing can be written to it any more. */
+  /** Lets go of the recording file and of the connections kept open to the upstream, once nothing more is sent. */
   close(): void;
 };
 
@@ -26,7 +26,12 @@ export function createPassThrough(options: { upstream?: Upstream; recorder?: Rec
     const answer = await forward(exchange, upstream);
     return { ...(recorder ? recorder.capture(exchange, answer, route, started) : answer), layer: recorder ? 'record' : 'upstream' };
   };
-  return Object.assign(through, { close: () => recorder?.close() });
+  return Object.assign(through, {
+    close: () => {
+      recorder?.close();
+      if (upstream) releaseUpstream(upstream);
+    },
+  });
 }
 
 export function passThroughResponder(through: PassThrough): Responder {

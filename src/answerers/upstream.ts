@@ -22,17 +22,43 @@ function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Rec
   return flatHeaders(headers, new Set([...HOP_BY_HOP, ...drop, ...String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase())]));
 }
 
+/**
+ * Connections to each upstream, kept open between requests: a proxy under load otherwise spends much of its
+ * time setting up requests (the shared default agent, a URL parsed for each). Closed with `releaseUpstream`.
+ */
+const agents = new WeakMap<Upstream, http.Agent>();
+function agentFor(upstream: Upstream): http.Agent {
+  let agent = agents.get(upstream);
+  if (!agent) {
+    const options: http.AgentOptions = { keepAlive: true, maxSockets: 256, scheduling: 'lifo' };
+    agent = upstream.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(upstream, agent);
+  }
+  return agent;
+}
+
+/** Closes the connections kept open to the upstream (at shutdown). */
+export function releaseUpstream(upstream: Upstream): void {
+  agents.get(upstream)?.destroy();
+  agents.delete(upstream);
+}
+
 export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer> {
-  const target = new URL(`${exchange.pathname}${exchange.search}`, upstream.url);
+  const base = upstream.url;
   // Ask for identity encoding: answers are checked (and, later, recorded) as plain text.
   const headers: Record<string, string> = { ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']), 'accept-encoding': 'identity' };
   if (exchange.rawBody.length) headers['content-length'] = String(exchange.rawBody.length);
-  const send = target.protocol === 'https:' ? https.request : http.request;
+  const send = base.protocol === 'https:' ? https.request : http.request;
+  // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
+  const path = `${exchange.pathname}${exchange.search}`;
+  // Credentials written into --upstream are sent as Basic auth, as a URL request would send them.
+  const auth = base.username ? `${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}` : undefined;
   // Never the query or credentials: this sentence is answered, kept for the inspector and logged.
-  const where = `${exchange.method} ${target.origin}${target.pathname}`;
+  const where = `${exchange.method} ${base.origin}${exchange.pathname}`;
 
   return new Promise<Answer>((resolve, reject) => {
-    const req = send(target, { method: exchange.method, headers, timeout: upstream.timeoutMs }, (res) => {
+    const request = { protocol: base.protocol, hostname: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path, auth, method: exchange.method, headers, timeout: upstream.timeoutMs, agent: agentFor(upstream) };
+    const req = send(request, (res) => {
       const status = res.statusCode ?? 502;
       const answerHeaders = endToEnd(res.headers, ['content-length']);
       if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
