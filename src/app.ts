@@ -186,7 +186,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.responders, request));
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
-          if (answer.kind !== 'stream' && answer.kind !== 'drop') violations = [...violations, ...checkAnswer(operation, answer.status, answerBody(answer))];
+          if (answer.kind !== 'stream' && answer.kind !== 'drop') violations = [...violations, ...checked(operation, answer)];
         }
       }
     } catch (error) {
@@ -235,6 +235,19 @@ function exchangeEntry(exchange: Exchange, operation: OperationDefinition | unde
   if (answer.rule !== undefined) entry.rule = answer.rule;
   if (violations.length) entry.violations = violations;
   return entry;
+}
+
+/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
+const servedChecks = new WeakMap<object, { operation: OperationDefinition; status: number; violations: string[] }>();
+
+function checked(operation: OperationDefinition, answer: Answer): string[] {
+  const body = answerBody(answer);
+  if (answer.kind !== 'json' || !answer.served || typeof body !== 'object' || body === null) return checkAnswer(operation, answer.status, body);
+  const known = servedChecks.get(body);
+  if (known && known.operation === operation && known.status === answer.status) return known.violations;
+  const violations = checkAnswer(operation, answer.status, body);
+  servedChecks.set(body, { operation, status: answer.status, violations });
+  return violations;
 }
 
 function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {

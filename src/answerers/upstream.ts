@@ -30,7 +30,8 @@ const agents = new WeakMap<Upstream, http.Agent>();
 function agentFor(upstream: Upstream): http.Agent {
   let agent = agents.get(upstream);
   if (!agent) {
-    const options: http.AgentOptions = { keepAlive: true, maxSockets: 256, scheduling: 'lifo' };
+    // No cap of its own: as many requests go upstream at once as clients send (the server's limits bound those).
+    const options: http.AgentOptions = { keepAlive: true, scheduling: 'lifo' };
     agent = upstream.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     agents.set(upstream, agent);
   }

@@ -34,6 +34,11 @@ interface AnswerBase {
   layer?: string;
   /** The rule that decided it, where the rule is written (sent as `x-sim-rule`, journaled, counted). */
   rule?: string;
+  /**
+   * The same body object is served again, unchanged (a recorded answer): its check against the spec can be
+   * remembered instead of made for every request.
+   */
+  served?: true;
 }
 
 /**

@@ -48,6 +48,8 @@ function canonical(value: unknown): string | undefined {
   return `{${fields.join(',')}}`;
 }
 
+const LIVE_KEY_CAPACITY = 4096;
+
 /** After the recorded answers of a request are used up: answer the last again, or count it as a miss. */
 export type Exhausted = 'last' | 'error';
 
@@ -84,11 +86,25 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   if (existsSync(file)) readRecording(readFileSync(file), keep);
 
   const liveIdentity = (exchange: Exchange, route: Route) => identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
+  // A request without a body is keyed by its method, operation and target alone: a client polls the same few
+  // URLs, and working out their identity again for each poll was a good part of a replayed answer.
+  const liveKeys = new Map<string, string>();
+  const liveKey = (exchange: Exchange, route: Route): string => {
+    if (exchange.rawBody.length) return canonical(liveIdentity(exchange, route)) as string;
+    const target = `${exchange.method} ${route.operationId ?? ''} ${exchange.pathname}${exchange.search}`;
+    let key = liveKeys.get(target);
+    if (key === undefined) {
+      key = canonical(liveIdentity(exchange, route)) as string;
+      if (liveKeys.size >= LIVE_KEY_CAPACITY) liveKeys.clear();
+      liveKeys.set(target, key);
+    }
+    return key;
+  };
 
   return {
     size,
     answer(exchange, route, cursors) {
-      const key = canonical(liveIdentity(exchange, route)) as string;
+      const key = liveKey(exchange, route);
       const recorded = byKey.get(key);
       const served = cursors.get(key) ?? 0;
       if (!recorded || (exhausted === 'error' && served >= recorded.length)) return undefined;
@@ -164,7 +180,7 @@ function toAnswer(response: KeptResponse): Answer {
   if (json) {
     // The text goes out as recorded; the value is what the answer is checked with, parsed once.
     json.parsed ??= JSON.parse(json.text) as unknown;
-    return { kind: 'json', status, headers, body: json.parsed, text: json.text };
+    return { kind: 'json', status, headers, body: json.parsed, text: json.text, served: true };
   }
   if (body !== undefined) return { kind: 'raw', status, headers, raw: Buffer.from(body) };
   return { kind: 'empty', status, headers };
