@@ -237,17 +237,41 @@ function exchangeEntry(exchange: Exchange, operation: OperationDefinition | unde
   return entry;
 }
 
-/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
-const servedChecks = new WeakMap<object, { operation: OperationDefinition; status: number; violations: string[] }>();
+interface Verdict {
+  operation: OperationDefinition;
+  status: number;
+  violations: string[];
+}
 
+/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
+const servedChecks = new WeakMap<object, Verdict>();
+
+/**
+ * Checks of large answers by their text: a page of fifty messages took ten times longer to check than to
+ * make, and a client asks for the same page again and again. The same text is the same JSON value, so its
+ * check is the same; kept for a bounded number of texts.
+ */
+const LARGE_ANSWER = 2048;
+const TEXT_CHECKS_CAPACITY = 64;
+const textChecks = new Map<string, Verdict>();
+
+/** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
 function checked(operation: OperationDefinition, answer: Answer): string[] {
   const body = answerBody(answer);
-  if (answer.kind !== 'json' || !answer.served || typeof body !== 'object' || body === null) return checkAnswer(operation, answer.status, body);
-  const known = servedChecks.get(body);
-  if (known && known.operation === operation && known.status === answer.status) return known.violations;
-  const violations = checkAnswer(operation, answer.status, body);
-  servedChecks.set(body, { operation, status: answer.status, violations });
-  return violations;
+  if (answer.kind !== 'json' || typeof body !== 'object' || body === null) return checkAnswer(operation, answer.status, body);
+  const verdict = (known: Verdict | undefined): Verdict =>
+    known && known.operation === operation && known.status === answer.status ? known : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
+  if (answer.served) {
+    const found = verdict(servedChecks.get(body));
+    servedChecks.set(body, found);
+    return found.violations;
+  }
+  const text = answer.status === 204 ? '' : jsonText(answer);
+  if (text.length < LARGE_ANSWER) return checkAnswer(operation, answer.status, body);
+  const found = verdict(textChecks.get(text));
+  if (!textChecks.has(text) && textChecks.size >= TEXT_CHECKS_CAPACITY) textChecks.clear();
+  textChecks.set(text, found);
+  return found.violations;
 }
 
 function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {
