@@ -1,0 +1,33 @@
+// The measures half of the suite: start-up, partitions, event fan-out and replay loading, each against its
+// target. They run one after another because they share two cores with the simulator they measure.
+// Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
+import { runIfMain } from './lib.mjs';
+import { measure as events } from './events.mjs';
+import { measure as partitions } from './partitions.mjs';
+import { measure as replayLoad } from './replay-load.mjs';
+import { measure as startup } from './startup.mjs';
+
+export const MEASURES = [
+  { name: 'startup', measure: startup },
+  { name: 'partitions', measure: partitions },
+  { name: 'events', measure: events },
+  { name: 'replay-load', measure: replayLoad },
+];
+
+/**
+ * Runs every measure in turn; each row is `{ name, value, unit, target, met, detail }`. A measure that fails
+ * or hangs still gives its rows (met: false, the reason in detail), and the others still run.
+ */
+export async function runMeasures({ quick = false } = {}) {
+  const rows = [];
+  for (const { name, measure } of MEASURES) {
+    try {
+      rows.push(...(await measure({ quick })));
+    } catch (error) {
+      rows.push({ name, value: NaN, unit: '', target: '', met: false, detail: `failed: ${error?.message ?? error}` });
+    }
+  }
+  return rows;
+}
+
+await runIfMain(import.meta.url, runMeasures);

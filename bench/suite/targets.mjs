@@ -1,0 +1,147 @@
+// The servers the suite measures, each a separate process started as its users start it. A target lists
+// what it needs before it can start: captured fixtures (the simulator's bytes), or another target (an
+// upstream). `available` says why a target cannot run on this machine, if it cannot.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writePagingScenario, writeRecording, writeTapes, writeWireMockRoot } from './data.mjs';
+
+const node = process.execPath;
+const SIM = 'bin/session-agent-sim.js';
+const SPEC = 'spec/session-agent.openapi.yaml';
+const PRISM = 'node_modules/.bin/prism';
+const WIREMOCK_JAR = 'node_modules/wiremock/build/wiremock-standalone-3.13.2.jar';
+const REAL_SERVER = 'node_modules/opencode-linux-x64/bin/opencode';
+// Prism's CLI phones home to Scarf on start unless told not to; the machine is offline.
+const PRISM_ENV = { SCARF_ANALYTICS: 'false' };
+
+function javaMissing() {
+  const result = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  return result.error || result.status !== 0 ? 'java not found on PATH' : undefined;
+}
+
+const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--port', String(port)] });
+
+export const TARGETS = [
+  { id: 'sim-cli', name: 'sim CLI', start: (ctx, port) => sim(port, 'mock') },
+  { id: 'sim-cli-examples', name: 'sim CLI --scenario none', start: (ctx, port) => sim(port, 'mock', '--scenario', 'none') },
+  // The default scenario answers GET /api/model/default itself, so --dynamic alone would never generate.
+  { id: 'sim-cli-dynamic', name: 'sim CLI --scenario none --dynamic', start: (ctx, port) => sim(port, 'mock', '--scenario', 'none', '--dynamic') },
+  {
+    id: 'sim-cli-paging',
+    name: 'sim CLI (10,000-message scenario)',
+    prepare: (ctx) => {
+      ctx.files.paging = writePagingScenario(ctx.tmp);
+    },
+    start: (ctx, port) => sim(port, 'mock', '--scenario', ctx.files.paging),
+  },
+  { id: 'sim-embedded', name: 'sim embedded', start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'default'] }) },
+  { id: 'sim-embedded-examples', name: 'sim embedded (examples)', start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'none'] }) },
+  {
+    id: 'sim-replay-100',
+    name: 'sim replay (100)',
+    prepare: (ctx) => {
+      ctx.files.recording100 = writeRecording(ctx.tmp, 100);
+    },
+    start: (ctx, port) => sim(port, 'replay', '--recording', ctx.files.recording100),
+  },
+  {
+    id: 'sim-replay-100k',
+    name: 'sim replay (100,000)',
+    prepare: (ctx) => {
+      ctx.files.recording100k = writeRecording(ctx.tmp, 100_000);
+    },
+    start: (ctx, port) => sim(port, 'replay', '--recording', ctx.files.recording100k),
+  },
+  {
+    id: 'prism',
+    name: 'Prism CLI static',
+    // -v silent: Prism logs every request at info level, and a logging Prism measures its logger.
+    start: (ctx, port) => ({ command: PRISM, args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', SPEC], env: PRISM_ENV }),
+  },
+  {
+    id: 'prism-dynamic',
+    name: 'Prism CLI -d',
+    start: (ctx, port) => ({ command: PRISM, args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-d', '--seed', 'bench', '-v', 'silent', SPEC], env: PRISM_ENV }),
+  },
+  {
+    id: 'talkback-100',
+    name: 'talkback (100)',
+    prepare: (ctx) => {
+      ctx.files.tapes100 = writeTapes(ctx.tmp, 100);
+    },
+    start: (ctx, port) => ({ command: node, args: ['bench/servers/talkback.mjs', String(port), ctx.files.tapes100] }),
+  },
+  {
+    id: 'talkback-100k',
+    name: 'talkback (100,000)',
+    prepare: (ctx) => {
+      ctx.files.tapes100k = writeTapes(ctx.tmp, 100_000);
+    },
+    start: (ctx, port) => ({ command: node, args: ['bench/servers/talkback.mjs', String(port), ctx.files.tapes100k] }),
+    // It parses one JSON5 file per tape before it listens.
+    deadlineMs: 180_000,
+  },
+  { id: 'bare-node', name: 'bare node:http', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'] }) },
+  { id: 'bare-node-dynamic', name: 'bare node:http (dynamic bytes)', fixtures: 'dynamic', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'dynamic'] }) },
+  { id: 'bare-express', name: 'bare Express 5', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-express.mjs', String(port), ctx.fixturesFile, 'static'] }) },
+  {
+    id: 'wiremock',
+    name: 'WireMock',
+    fixtures: 'static',
+    available: () => (existsSync(WIREMOCK_JAR) ? javaMissing() : `${WIREMOCK_JAR} not installed`),
+    prepare: (ctx) => {
+      ctx.files.wiremockRoot = writeWireMockRoot(ctx.tmp, ctx.fixtures.static);
+    },
+    // No request journal or per-request logging (WireMock's own advice for load tests); Content-Length
+    // rather than chunked bodies, so its answers are framed like every other target's.
+    start: (ctx, port) => ({
+      command: 'java',
+      args: ['-jar', WIREMOCK_JAR, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', ctx.files.wiremockRoot, '--disable-banner', '--no-request-journal', '--disable-request-logging', '--use-chunked-encoding', 'never'],
+    }),
+  },
+  { id: 'upstream', name: 'upstream (bare node:http) direct', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'] }) },
+  {
+    id: 'sim-record',
+    name: 'sim record → upstream',
+    needs: ['upstream'],
+    start: (ctx, port) => {
+      ctx.files.recordOut = join(ctx.tmp, 'rec.yaml');
+      return sim(port, 'record', '--upstream', `http://127.0.0.1:${ctx.ports.upstream}`, '--recording', ctx.files.recordOut);
+    },
+  },
+  {
+    id: 'real-server',
+    name: 'real server (opencode serve) direct',
+    available: () => (process.platform === 'linux' && process.arch === 'x64' && existsSync(REAL_SERVER) ? undefined : `${REAL_SERVER} not installed`),
+    // As test/support/real-server.ts starts it: a fresh git repository and a throwaway HOME.
+    prepare: (ctx) => {
+      const repo = join(ctx.tmp, 'real', 'repo');
+      const home = join(ctx.tmp, 'real', 'home');
+      mkdirSync(repo, { recursive: true });
+      mkdirSync(home, { recursive: true });
+      const env = { ...process.env, HOME: home };
+      spawnSync('git', ['init', '-q'], { cwd: repo, env });
+      spawnSync('git', ['-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: repo, env });
+      ctx.files.realRepo = repo;
+      ctx.files.realHome = home;
+    },
+    start: (ctx, port) => ({
+      command: join(ctx.root, REAL_SERVER),
+      args: ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'],
+      cwd: ctx.files.realRepo,
+      env: { HOME: ctx.files.realHome, OPENCODE_SERVER_PASSWORD: '' },
+    }),
+  },
+  {
+    id: 'sim-record-real',
+    name: 'sim record → real server',
+    needs: ['real-server'],
+    start: (ctx, port) => {
+      ctx.files.recordRealOut = join(ctx.tmp, 'rec-real.yaml');
+      return sim(port, 'record', '--upstream', `http://127.0.0.1:${ctx.ports['real-server']}`, '--recording', ctx.files.recordRealOut);
+    },
+  },
+];
+
+export const TARGET_BY_ID = new Map(TARGETS.map((t) => [t.id, t]));
