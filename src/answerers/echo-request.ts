@@ -41,6 +41,12 @@ export function echoRequest(answerBody: unknown, context: EchoContext): unknown 
   return out;
 }
 
+/** What of the request and the project an echo depends on: the same key, the same echoed answer. */
+export function echoKey(context: EchoContext): string {
+  const messageID = isObject(context.body) ? context.body.messageID : undefined;
+  return JSON.stringify([context.project.id, context.project.directory, context.locationEnvelope, context.query.location ?? null, context.pathParams, messageID ?? null]);
+}
+
 function replaceIdentity(record: Record<string, unknown>, sources: IdentitySource[], params: Record<string, string>, body: Record<string, unknown>): Record<string, unknown> {
   for (const [field, from] of sources) {
     const value = from(params, body);

@@ -3,7 +3,8 @@
  * nothing to say returns undefined and the next one is asked. Later layers (scenarios, recordings, the
  * upstream) plug in here ahead of the schema-driven fallback, which always answers.
  */
-import { echoRequest } from './echo-request.js';
+import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
+import type { MockResult } from './prism-mocker.js';
 import { BASIC_CHALLENGE } from '../errors.js';
 import type { Fallback } from './fallback.js';
 import type { Answer, Exchange } from '../http/io.js';
@@ -31,12 +32,34 @@ export interface Responder {
   respond(request: AcceptedRequest): Answer | undefined | Promise<Answer | undefined>;
 }
 
+/**
+ * Echoed answers by the canned answer they come from (the fallback hands out one object per example or
+ * generated body) and what of the request they echo: a request asked again gets the same body and text,
+ * made and serialised once, instead of a copy to serialise per request.
+ */
+const echoes = new WeakMap<MockResult, Map<string, { body: unknown; text: string }>>();
+const ECHOES_PER_ANSWER = 256;
+
+function echoed(result: MockResult, context: EchoContext): { body: unknown; text: string } {
+  let made = echoes.get(result);
+  if (!made) echoes.set(result, (made = new Map()));
+  const key = echoKey(context);
+  let found = made.get(key);
+  if (!found) {
+    const body = echoRequest(result.body, context);
+    found = { body, text: JSON.stringify(body) };
+    if (made.size >= ECHOES_PER_ANSWER) made.clear();
+    made.set(key, found);
+  }
+  return found;
+}
+
 export function fallbackResponder(fallback: Fallback): Responder {
   return {
     name: 'fallback',
     honorsPreferences: true,
     async respond(request) {
-      const { status, body } = await fallback.answer({
+      const result = await fallback.answer({
         operation: request.operation,
         method: request.operation.method,
         path: request.exchange.pathname,
@@ -44,18 +67,17 @@ export function fallbackResponder(fallback: Fallback): Responder {
         body: request.body,
         preferences: request.preferences,
       });
-      return {
-        kind: 'json',
-        status,
-        headers: status === 401 ? { 'www-authenticate': BASIC_CHALLENGE } : undefined,
-        body: echoRequest(body, {
-          project: request.partition.project(),
-          locationEnvelope: request.operation.locationEnvelope,
-          pathParams: request.pathParams,
-          query: request.query,
-          body: request.body,
-        }),
+      const headers = result.status === 401 ? { 'www-authenticate': BASIC_CHALLENGE } : undefined;
+      const context: EchoContext = {
+        project: request.partition.project(),
+        locationEnvelope: request.operation.locationEnvelope,
+        pathParams: request.pathParams,
+        query: request.query,
+        body: request.body,
       };
+      if (result.body === undefined) return { kind: 'json', status: result.status, headers, body: undefined };
+      const { body, text } = echoed(result, context);
+      return { kind: 'json', status: result.status, headers, body, text, served: true };
     },
   };
 }
