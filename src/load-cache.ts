@@ -51,7 +51,8 @@ export function codeVersion(): string {
   let newest = 0;
   for (const entry of readdirSync(CODE_DIR, { recursive: true })) {
     const name = String(entry);
-    if (name.endsWith('.ts') || name.endsWith('.js')) newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
+    // The code that runs: compiled .js, or .ts sources run through tsx (declarations and maps change nothing).
+    if (name.endsWith('.js') || (name.endsWith('.ts') && !name.endsWith('.d.ts'))) newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
   }
   codeStamp = String(newest);
   return codeStamp;
