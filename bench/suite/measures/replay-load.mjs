@@ -1,11 +1,13 @@
 // Loading a recording: spawn `replay --recording FILE` on recordings of 100,000 and of 100 interactions and
 // time until the first recorded request is answered 2xx, then read the resident memory the loaded
-// recording holds. The recordings are built like the throughput suite's (bench/suite/data.mjs), in a temporary folder removed after.
+// recording holds. The recordings are the throughput suite's (bench/suite/data.mjs), in a temporary folder
+// removed after.
 // Usage: node bench/suite/measures/replay-load.mjs [--quick]
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contextNote, freePort, guarded, median, mib, NO_TARGET, procStatus, round, row, ROOT, runIfMain, sleep } from './lib.mjs';
+import { writeRecording } from '../data.mjs';
+import { contextNote, freePort, guarded, median, mib, NO_TARGET, procStatus, round, row, runIfMain, sleep } from './lib.mjs';
 
 const LOAD_TARGET_MS = 3000;
 const RSS_TARGET_MIB = 300;
@@ -16,31 +18,6 @@ const FIRST = '/api/session/ses_bench00000001/message?limit=1';
 const BIG_LOAD = `replay ${BIG.toLocaleString('en')} interactions: spawn → first 2xx`;
 const BIG_RSS = `replay ${BIG.toLocaleString('en')} interactions: RSS after loading`;
 const SMALL_LOAD = `replay ${SMALL} interactions: spawn → first 2xx`;
-
-async function build(dir, count) {
-  const { headerDocument, interactionDocument } = await import(join(ROOT, 'dist/recordings/format.js'));
-  const file = join(dir, `recording-${count}.yaml`);
-  const parts = [headerDocument({ format: 'session-agent-sim/recording@1', specHash: 'bench' })];
-  for (let i = 1; i <= count; i++) {
-    const sessionID = `ses_bench${String(i).padStart(8, '0')}`;
-    parts.push(
-      interactionDocument({
-        seq: i,
-        operationId: 'v2.session.messages',
-        pathParams: { sessionID },
-        request: { method: 'GET', path: `/api/session/${sessionID}/message`, query: { limit: '1' }, headers: { accept: '*/*' } },
-        response: {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-          body: { data: [{ id: `msg_${i}`, time: { created: 1795366411614 + i }, type: 'agent-switched', agent: 'plan' }], cursor: { previous: 'eyJpZCI6Im1zZ18x', next: 'eyJpZCI6Im1zZ18y' } },
-        },
-        timing: { started: '2026-11-22T16:53:31.551Z', durationMs: 3 },
-      }),
-    );
-  }
-  writeFileSync(file, parts.join(''));
-  return file;
-}
 
 async function load(scope, file) {
   const port = await freePort();
@@ -76,7 +53,7 @@ export async function measure({ quick = false } = {}) {
 
       for (const count of [BIG, SMALL]) {
         const built = performance.now();
-        const file = await build(dir, count);
+        const file = writeRecording(dir, count);
         const buildMs = performance.now() - built;
         const size = statSync(file).size;
         const results = [];
