@@ -23,6 +23,8 @@ export interface Fallback {
 
 /** Generated bodies kept for reuse: a request asked again gets the body it got before, without Prism. */
 const GENERATED_CAPACITY = 2000;
+/** Example answers kept: every operation's and status's, and room for the names `Prefer: example=` asks for. */
+const EXAMPLES_CAPACITY = 4096;
 
 export async function createFallback(spec: SpecIndex, options: { dynamic: boolean; seed: string }): Promise<Fallback> {
   // Prism costs most of a cold start; it is loaded when an answer first needs it. Prism dereferences and
@@ -56,7 +58,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         code: request.preferences.code,
         exampleKey: request.preferences.example,
       };
-      if (!base.dynamic) return remembered(examples, Infinity, exampleKey(base), () => mockWithPrism(base));
+      if (!base.dynamic) return remembered(examples, EXAMPLES_CAPACITY, exampleKey(base), () => mockWithPrism(base));
       const seed = requestSeed(options.seed, request);
       return remembered(generated, GENERATED_CAPACITY, `${seed} ${base.code ?? ''} ${base.exampleKey ?? ''}`, async () => {
         for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
