@@ -252,6 +252,8 @@ const servedChecks = new WeakMap<object, Verdict>();
  * check is the same; kept for a bounded number of texts.
  */
 const LARGE_ANSWER = 2048;
+/** Texts past this are checked each time: 64 of them stay under 64 MiB however large answers grow. */
+const LARGEST_REMEMBERED = 1024 * 1024;
 const TEXT_CHECKS_CAPACITY = 64;
 const textChecks = new Map<string, Verdict>();
 
@@ -267,7 +269,7 @@ function checked(operation: OperationDefinition, answer: Answer): string[] {
     return found.violations;
   }
   const text = answer.status === 204 ? '' : jsonText(answer);
-  if (text.length < LARGE_ANSWER) return checkAnswer(operation, answer.status, body);
+  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED) return checkAnswer(operation, answer.status, body);
   const found = verdict(textChecks.get(text));
   if (!textChecks.has(text) && textChecks.size >= TEXT_CHECKS_CAPACITY) textChecks.clear();
   textChecks.set(text, found);
