@@ -1,5 +1,5 @@
 // Turns one run's numbers into bench/results.md. Pure formatting: every number arrives computed.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const dash = '–';
 
@@ -77,6 +77,15 @@ function measuresSection(measures) {
   );
 }
 
+/** The hand-written reading of the profiles (bench/profile-notes.md), kept with every report. */
+function profileNotes() {
+  try {
+    return [readFileSync(new URL('../profile-notes.md', import.meta.url), 'utf8').trim(), ''];
+  } catch {
+    return [];
+  }
+}
+
 export function writeReport(file, run) {
   const text = [
     '# session-agent-sim benchmark: throughput and measures',
@@ -108,6 +117,7 @@ export function writeReport(file, run) {
     '',
     measuresSection(run.measures),
     '',
+    ...profileNotes(),
     '## How to reproduce',
     '',
     `\`npm ci && npm run build && npm run bench\` (flags: \`--duration S\`, \`--rounds N\`, \`--connections N\`, \`--only TEXT\`, \`--quick\`, \`--no-measures\`); this run: \`${run.command}\`. ` +
