@@ -11,6 +11,7 @@ import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { createFallback } from './answerers/fallback.js';
+import { keepBounded } from './bounded-map.js';
 import { createModePassThrough } from './answerers/modes.js';
 import { passThroughResponder, type PassThrough } from './answerers/pass-through.js';
 import { readPreferences } from './answerers/preferences.js';
@@ -270,10 +271,7 @@ function checked(operation: OperationDefinition, answer: Answer): string[] {
   }
   const text = answer.status === 204 ? '' : jsonText(answer);
   if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED) return checkAnswer(operation, answer.status, body);
-  const found = verdict(textChecks.get(text));
-  if (!textChecks.has(text) && textChecks.size >= TEXT_CHECKS_CAPACITY) textChecks.clear();
-  textChecks.set(text, found);
-  return found.violations;
+  return keepBounded(textChecks, TEXT_CHECKS_CAPACITY, text, verdict(textChecks.get(text))).violations;
 }
 
 function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
 import type { Preferences } from './preferences.js';
+import { remember } from '../bounded-map.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
 
@@ -80,15 +81,11 @@ function exampleKey(request: Pick<MockRequest, 'operationId' | 'code' | 'example
 
 /** The answer kept under `key`, or made and kept (a failure is forgotten, so it is tried again). */
 function remembered(kept: Map<string, Promise<MockResult>>, capacity: number, key: string, make: () => Promise<MockResult>): Promise<MockResult> {
-  let answer = kept.get(key);
-  if (!answer) {
-    answer = make();
-    // Emptied when full: a client that never repeats a request gains nothing from order kept for it.
-    if (kept.size >= capacity) kept.clear();
-    kept.set(key, answer);
+  return remember(kept, capacity, key, () => {
+    const answer = make();
     answer.catch(() => kept.delete(key));
-  }
-  return answer;
+    return answer;
+  });
 }
 
 /** Every operation's example answer, and the one for each status it declares (what `Prefer: code=` asks). */

@@ -3,6 +3,7 @@
  * nothing to say returns undefined and the next one is asked. Later layers (scenarios, recordings, the
  * upstream) plug in here ahead of the schema-driven fallback, which always answers.
  */
+import { remember } from '../bounded-map.js';
 import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
 import { BASIC_CHALLENGE } from '../errors.js';
@@ -43,15 +44,10 @@ const ECHOES_PER_ANSWER = 256;
 function echoed(result: MockResult, context: EchoContext): { body: unknown; text: string } {
   let made = echoes.get(result);
   if (!made) echoes.set(result, (made = new Map()));
-  const key = echoKey(context);
-  let found = made.get(key);
-  if (!found) {
+  return remember(made, ECHOES_PER_ANSWER, echoKey(context), () => {
     const body = echoRequest(result.body, context);
-    found = { body, text: JSON.stringify(body) };
-    if (made.size >= ECHOES_PER_ANSWER) made.clear();
-    made.set(key, found);
-  }
-  return found;
+    return { body, text: JSON.stringify(body) };
+  });
 }
 
 export function fallbackResponder(fallback: Fallback): Responder {

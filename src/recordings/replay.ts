@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
+import { remember } from '../bounded-map.js';
 import { SimRecordingNotFoundError } from '../errors.js';
 import type { Answer, Exchange } from '../http/io.js';
 import { readRecording, type Interaction } from './format.js';
@@ -92,13 +93,7 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   const liveKey = (exchange: Exchange, route: Route): string => {
     if (exchange.rawBody.length) return canonical(liveIdentity(exchange, route)) as string;
     const target = `${exchange.method} ${route.operationId ?? ''} ${exchange.pathname}${exchange.search}`;
-    let key = liveKeys.get(target);
-    if (key === undefined) {
-      key = canonical(liveIdentity(exchange, route)) as string;
-      if (liveKeys.size >= LIVE_KEY_CAPACITY) liveKeys.clear();
-      liveKeys.set(target, key);
-    }
-    return key;
+    return remember(liveKeys, LIVE_KEY_CAPACITY, target, () => canonical(liveIdentity(exchange, route)) as string);
   };
 
   return {

@@ -4,6 +4,7 @@
  * path never loses to a template.
  */
 import type { OperationHint } from '../errors.js';
+import { keepBounded } from '../bounded-map.js';
 import type { OperationDefinition, SpecIndex } from './openapi.js';
 
 export type RouteResult =
@@ -23,11 +24,7 @@ export function findOperation(spec: SpecIndex, method: string, pathname: string)
   // Each request gets parameters of its own: nothing one request's steps do to them reaches the next.
   if (hit?.kind === 'found') return { ...hit, params: { ...hit.params } };
   const result = scanOperations(spec, method, pathname);
-  if (result.kind === 'found') {
-    // Emptied when full rather than kept in order: a client that never repeats a path gains nothing anyway.
-    if (known.size >= FOUND_CAPACITY) known.clear();
-    known.set(key, { ...result, params: { ...result.params } });
-  }
+  if (result.kind === 'found') keepBounded(known, FOUND_CAPACITY, key, { ...result, params: { ...result.params } });
   return result;
 }
 
