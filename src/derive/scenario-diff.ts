@@ -128,25 +128,27 @@ interface Subscription {
 }
 
 async function subscribe(url: string): Promise<Subscription> {
-  const controller = new AbortController();
-  const res = await fetch(url, { signal: controller.signal });
+  const res = await fetch(url);
+  // Stopped by cancelling the reader rather than aborting the fetch: a cancel settles the pending read at once,
+  // where an abort may wait for the next chunk when something (nock, a proxy agent) wraps fetch.
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const types: string[] = [];
   const read = eventReader();
   const reading = (async () => {
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        for (const event of read(decoder.decode(chunk, { stream: true }))) types.push(event.type);
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        for (const event of read(decoder.decode(chunk.value, { stream: true }))) types.push(event.type);
       }
     } catch {
-      // aborted: the subscription is over
+      // cancelled: the subscription is over
     }
   })();
   return {
     async close() {
       // The last frames are written as the clock moves; give them a turn of the event loop to arrive.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      controller.abort();
+      await reader.cancel().catch(() => {});
       await reading;
       return types;
     },

@@ -6,18 +6,20 @@ import { readFileSync } from 'node:fs';
 
 /** Subscribes to `${base}/api/event` and reads (discarding) until `stop()`. */
 export async function holdEventStream(base: string): Promise<{ stop(): Promise<void> }> {
-  const subscription = new AbortController();
-  const stream = await fetch(`${base}/api/event`, { signal: subscription.signal });
+  const stream = await fetch(`${base}/api/event`);
+  // A cancelled reader settles its pending read at once; an aborted fetch under nock's interceptor waits for the
+  // stream's next chunk (up to a heartbeat, 15 s or more).
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
   const reading = (async () => {
     try {
-      for await (const chunk of stream.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+      while (!(await reader.read()).done);
     } catch {
-      // aborted by stop()
+      // cancelled by stop()
     }
   })();
   return {
     async stop() {
-      subscription.abort();
+      await reader.cancel().catch(() => {});
       await reading;
     },
   };
