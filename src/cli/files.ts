@@ -16,14 +16,14 @@ import { ScenarioError } from '../scenarios/definition.js';
 import { loadScenarioFile } from '../scenarios/load-scenario.js';
 import { loadSpec } from '../spec/openapi.js';
 import type { CommandName } from './commands.js';
-import { isScenarioPath, scenarioFile, shippedScenarioFiles } from './scenario-names.js';
+import { scenarioArgument, shippedScenarioFiles } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
 
 export async function validateScenarios(namesOrPaths: string[]): Promise<number> {
   // Every name is resolved before anything is checked: a typo stops the run instead of hiding in a long report.
   const files = namesOrPaths.length
-    ? namesOrPaths.map((arg) => (isScenarioPath(arg) ? arg : scenarioFile(arg, 'validate')))
+    ? namesOrPaths.map((arg) => scenarioArgument(arg, 'validate'))
     : shippedScenarioFiles();
   const spec = await loadSpec();
   let bad = 0;
@@ -90,8 +90,7 @@ export async function generateScenario(recording: string, out: string | undefine
 export async function diffScenario(scenario: string, recording: string, tolerance: string | undefined): Promise<number> {
   const toleranceMs = tolerance === undefined ? undefined : Number(tolerance);
   if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0)) throw new UsageError(`--tolerance must be a number of milliseconds (0 or more), got ${tolerance}`, 'scenario-diff');
-  const file = isScenarioPath(scenario) ? scenario : scenarioFile(scenario, 'scenario-diff');
-  readInput(file, 'scenario-diff');
+  const file = scenarioArgument(scenario, 'scenario-diff');
   const timeline = readTimeline(parseRecording(readInput(recording, 'scenario-diff')), await loadSpec());
   let report;
   try {

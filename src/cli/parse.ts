@@ -62,7 +62,7 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
     const got = rest.map((r) => `"${r}"`).join(' ');
     const scenario = command === 'mock' ? await scenarioNamed(rest) : undefined;
     throw new UsageError(
-      `${command} takes ${spec.arguments.max === 0 ? 'no arguments' : `one argument (session-agent-sim ${spec.usage})`}, got ${got}.` +
+      `${command} takes ${spec.arguments.max === 0 ? 'no arguments' : `${COUNTS[spec.arguments.max] ?? spec.arguments.max} (session-agent-sim ${spec.usage})`}, got ${got}.` +
         (scenario ? ` To serve that scenario: session-agent-sim mock --scenario ${scenario}` : ''),
       command,
     );
@@ -74,6 +74,8 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
   }
   return { action: 'run', command, values, arguments: rest };
 }
+
+const COUNTS: Record<number, string> = { 1: 'one argument', 2: 'two arguments' };
 
 export function redaction(values: Values): NonNullable<SimOptions['redact']> {
   return { headers: values['redact-header'], query: values['redact-query'], pointers: values['redact-pointer'] };

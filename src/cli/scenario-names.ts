@@ -3,13 +3,23 @@
  * mean scenarios/forms-settling.yaml, and a misspelt name is caught before anything loads.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { SCENARIOS_DIR, scenarioNames } from '../scenarios/scenario-library.js';
-import { closest } from '../text/closest.js';
+import { closest, didYouMean } from '../text/closest.js';
 import type { CommandName } from './commands.js';
 import { UsageError } from './usage-error.js';
 
+import { isScenarioPath } from '../scenarios/scenario-library.js';
+
 export { isScenarioPath, scenarioNames } from '../scenarios/scenario-library.js';
+
+/** What a scenario argument (`forms-settling`, `./mine.yaml`) stands for: an existing file, or a UsageError. */
+export function scenarioArgument(arg: string, command: CommandName): string {
+  if (!isScenarioPath(arg)) return scenarioFile(arg, command);
+  if (existsSync(arg)) return arg;
+  // `scenarios/forms-setling.yaml` is as likely a slip in the name as in the path.
+  throw new UsageError(`No such file: ${arg}.${didYouMean(basename(arg).replace(/\.ya?ml$/, ''), scenarioNames())}`, command);
+}
 
 export function shippedScenarioFiles(): string[] {
   return scenarioNames().map((name) => join(SCENARIOS_DIR, `${name}.yaml`));

@@ -9,7 +9,10 @@ import { readCredentials } from '../http/auth.js';
 import { startServer } from '../http/server.js';
 import { withoutCredentials } from '../recordings/redact.js';
 import { redaction, type Values } from './parse.js';
-import { isScenarioPath, scenarioFile } from './scenario-names.js';
+import { isOption } from './commands.js';
+import { helpHint } from './help.js';
+import { scenarioArgument } from './scenario-names.js';
+import { didYouMean } from '../text/closest.js';
 import { UsageError } from './usage-error.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
@@ -29,8 +32,20 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     const credentials = readCredentials(values.auth);
     if ('problem' in credentials) throw new UsageError(`--auth ${credentials.problem}: give USER:PASS, or PASS alone for user opencode (--auth alice:secret, --auth secret).`, command);
   }
+  const exhausted = values.exhausted;
+  if (exhausted !== undefined && exhausted !== 'last' && exhausted !== 'error') {
+    throw new UsageError(`--exhausted must be "last" or "error", got "${exhausted}".${didYouMean(exhausted, ['last', 'error'])}`, command);
+  }
+  const upstream = values.upstream;
+  if (upstream !== undefined && !/^https?:\/\/[^/]/.test(upstream)) {
+    const meant = /^[\w.-]+(:\d+)?(\/|$)/.test(upstream) ? ` Did you mean http://${upstream}?` : '';
+    throw new UsageError(`--upstream must be an http or https URL, got "${upstream}".${meant}`, command);
+  }
+  if (values['project-dir'] !== undefined && !values['project-dir'].startsWith('/')) {
+    throw new UsageError(`--project-dir must be an absolute path (starting with /), got "${values['project-dir']}".`, command);
+  }
   // A misspelt name is caught here, with a suggestion; the server would only list what is available.
-  if (values.scenario !== undefined && values.scenario !== 'none' && !isScenarioPath(values.scenario)) scenarioFile(values.scenario, command);
+  if (values.scenario !== undefined && values.scenario !== 'none') scenarioArgument(values.scenario, command);
   return {
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host,
@@ -57,6 +72,16 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     maxSubscribers: numberOrUndefined(values['max-subscribers']),
     maxPartitions: numberOrUndefined(values['max-partitions']),
   };
+}
+
+/** A library option's name at the start of a ConfigError (`maxPartitions must be …`) as the flag a CLI user typed. */
+function asFlags(message: string): string {
+  return message.replace(/^([a-z]+[A-Za-z]*)\b/, (name) => (isOption(flagName(name)) ? `--${flagName(name)}` : name));
+}
+
+function flagName(option: string): string {
+  const renamed: Record<string, string> = { replayExhausted: 'exhausted', projectDir: 'project-dir' };
+  return renamed[option] ?? option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
 function numberOrUndefined(value: string | undefined): number | undefined {
@@ -95,12 +120,16 @@ export async function serve(command: ServeCommand, options: SimOptions): Promise
     process.on('SIGTERM', stop);
     return -1; // keep running
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof ScenarioError) {
-      process.stderr.write(`session-agent-sim: ${error.message}\n`);
+    if (error instanceof ScenarioError) {
+      process.stderr.write(`${error.message}\nsession-agent-sim validate FILE lists the same problems without starting a server.\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${asFlags(error.message)}\n${helpHint(command)}\n`);
       return 2;
     }
     if (error instanceof SimScenarioNotFoundError) {
-      process.stderr.write(`session-agent-sim: ${error.message}. ${String(error.fields.hint)}\n`);
+      process.stderr.write(`${error.message}. ${String(error.fields.hint)}\n${helpHint(command)}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;

@@ -169,6 +169,8 @@ export interface ScenarioProblem {
 
 export class ScenarioError extends Error {
   constructor(readonly problems: ScenarioProblem[]) {
+    // In file order, so a reader fixes them top to bottom (problems without a position keep theirs).
+    problems.sort((a, b) => (a.line > 0 && b.line > 0 ? a.line - b.line || a.col - b.col : 0));
     super(problems.map(describeProblem).join('\n'));
   }
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from '../spec/ajv.js';
+import { didYouMean } from '../text/closest.js';
 
 export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
 
@@ -29,7 +30,8 @@ let ajv: { instance: Ajv2020; id: string } | undefined;
 function compiled(): { instance: Ajv2020; id: string } {
   if (ajv) return ajv;
   const schema = JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as { $id: string };
-  const instance = createAjv({ allErrors: true, strict: false });
+  // verbose: an error carries its schema, whose properties are the fields an unknown one may have meant.
+  const instance = createAjv({ allErrors: true, strict: false, verbose: true });
   instance.addSchema(schema);
   ajv = { instance, id: schema.$id };
   return ajv;
@@ -74,17 +76,26 @@ function describe(errors: ErrorObject[], root: string): FormatProblem[] {
   for (const e of errors) {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
     const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
-    const subject = path.length ? String(path[path.length - 1]) : root;
+    // Where no path is shown (a file position), the message names the field by its whole path.
+    const subject = path.length ? formatPath(path) : root;
     let problem: FormatProblem;
     if (instants.has(e.instancePath)) {
       problem = { path, subject, message: INSTANT_MESSAGE, atKey: false };
     } else if (e.keyword === 'additionalProperties') {
-      path.push(e.params.additionalProperty as string);
-      problem = { path, message: `unknown field "${e.params.additionalProperty as string}"`, atKey: true };
+      const field = e.params.additionalProperty as string;
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const near = didYouMean(field, known);
+      // At a file position the object it is in is named first; next to a path, the path says it.
+      const within = path.length ? `${formatPath(path)}:` : undefined;
+      path.push(field);
+      problem = { path, subject: within, message: `unknown field "${field}".${near || (known.length ? ` Fields here: ${known.join(', ')}.` : '')}`, atKey: true };
     } else if (e.keyword === 'required') {
       problem = { path, message: `missing field "${e.params.missingProperty as string}"`, atKey: false };
     } else if (e.keyword === 'enum') {
-      problem = { path, message: `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, atKey: false };
+      const allowed = e.params.allowedValues as unknown[];
+      const given = e.data;
+      const near = typeof given === 'string' ? didYouMean(given, allowed.filter((v): v is string => typeof v === 'string')) : '';
+      problem = { path, subject, message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(given)}.${near}`, atKey: false };
     } else if (e.schemaPath.includes(DURATION)) {
       problem = { path, subject, message: DURATION_MESSAGE, atKey: false };
     } else if (e.keyword === 'pattern' && PATTERN_MESSAGES[e.params.pattern as string]) {

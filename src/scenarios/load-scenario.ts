@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { basename, posix } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import { yaml } from '../text/yaml.js';
+import { undeclared } from '../text/closest.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
@@ -173,12 +174,12 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   duplicates(sessions.map((s) => s.id), (id, index) => problems.push(at(['sessions', index, 'id'], `session ${id} is declared twice`)));
   const turns = readTurns((source.turns as Json[] | undefined) ?? [], (path, message, atKey) => problems.push(place(path, message, { atKey })));
   for (const [i, turn] of turns.entries()) {
-    if (!sessionIds.has(turn.session)) problems.push(at(['turns', i, 'session'], `session ${turn.session} is not declared in sessions`));
+    if (!sessionIds.has(turn.session)) problems.push(at(['turns', i, 'session'], undeclared('session', turn.session, 'sessions', sessionIds)));
   }
   const scripted = sessions.map((s) => ({ ...s, turns: turns.filter((t) => t.session === s.id).map((t) => t.script) }));
   const forms = ((source.forms as Json[] | undefined) ?? []).map((f, i): FormDefinition => {
     const { appears, cancelled, ...record } = f;
-    if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], `session ${String(f.sessionID)} is not declared in sessions`));
+    if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], undeclared('session', String(f.sessionID), 'sessions', sessionIds)));
     // Each field on its own, so a problem is reported at the field and only for the field's own type.
     const fields = Array.isArray(record.fields) ? (record.fields as unknown[]) : [];
     fields.forEach((field, j) => checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}`));
@@ -215,7 +216,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   });
   const integrationIds = new Set(integrations.map((r) => r.id));
   const attempts = ((source.attempts as Json[] | undefined) ?? []).map((a, i): AttemptDefinition => {
-    if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], `integration ${String(a.integrationID)} is not declared in integrations`));
+    if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], undeclared('integration', String(a.integrationID), 'integrations', integrationIds)));
     const created = a.created === undefined ? start : instant(a.created, ['attempts', i, 'created']);
     const settles = a.settles as Json | undefined;
     if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], 'say when it settles: poll (a poll number) or at (a time)'));

@@ -8,7 +8,7 @@ import { parseDuration } from '../duration.js';
 import type { SpecIndex } from '../spec/openapi.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { STATEFUL_KINDS, type StatefulKind } from '../state/resource-states.js';
-import { closest } from '../text/closest.js';
+import { didYouMean, undeclared } from '../text/closest.js';
 import { ScenarioError, type RuleDefinition, type ScenarioDefinition, type ScenarioProblem } from './definition.js';
 import { checkRuleFormat, formatPath, type Path } from './format.js';
 
@@ -31,8 +31,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
   const operationId = when.operation as string;
   const operation = spec.byId.get(operationId);
   if (!operation) {
-    const guess = closest(operationId, [...spec.byId.keys()]);
-    report(['when', 'operation'], `no operation ${operationId} in the spec (${guess ? `did you mean ${guess}? ` : ''}GET /__sim/operations lists them)`);
+    report(['when', 'operation'], `no operation ${operationId} in the spec.${didYouMean(operationId, [...spec.byId.keys()], { quote: false })} GET /__sim/operations (or the README's operation table) lists them.`);
   }
   const delay = then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0);
   const matching = {
@@ -64,7 +63,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
     const declared = [...operation.declaredTags].join(', ');
     status = [...operation.responses.values()].find((r) => tag !== undefined && r.tags.includes(tag))?.status;
     if (tag === undefined) report(['then', 'error'], `an error needs its _tag (declared: ${declared})`);
-    else if (status === undefined) report(['then', 'error', tagField], `${String(tag)} is not an error ${operation.operationId} declares (declared: ${declared})`);
+    else if (status === undefined) report(['then', 'error', tagField], `${String(tag)} is not an error ${operation.operationId} declares.${didYouMean(String(tag), [...operation.declaredTags], { quote: false })} Declared: ${declared}.`);
   }
   if (operation && status === undefined && !error) report(['then'], 'say what to answer: status (and body), error, or drop');
   if (operation && status !== undefined) {
@@ -93,7 +92,7 @@ export function checkDeclaredStates(rule: RuleDefinition, declared: DeclaredReso
     const condition = rule.state?.[kind];
     if (!condition) continue;
     if (!declared) report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared: no scenario is loaded`);
-    else if (!declared[kind].has(condition.id)) report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared in this scenario`);
+    else if (!declared[kind].has(condition.id)) report(['when', 'state', kind, 'id'], undeclared(kind, condition.id, `${kind}s`, declared[kind]));
   }
 }
 

@@ -49,3 +49,18 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[t.length] as number;
 }
+
+/** ` Did you mean "x"?` (or with `quote: false`, ` Did you mean x?`) when a candidate is near, else ''. */
+export function didYouMean(word: string, candidates: readonly string[], { quote = true } = {}): string {
+  const near = closest(word, candidates);
+  return near === undefined ? '' : ` Did you mean ${quote ? JSON.stringify(near) : near}?`;
+}
+
+/**
+ * A reference to something the scenario does not declare, saying where to declare it:
+ * `integration "openia" is not declared (did you mean "openai"?); declare it under integrations:`.
+ */
+export function undeclared(kind: string, id: string, section: string, declared: Iterable<string>): string {
+  const near = closest(id, [...declared]);
+  return `${kind} ${JSON.stringify(id)} is not declared${near === undefined ? '' : ` (did you mean ${JSON.stringify(near)}?)`}; declare it under ${section}:`;
+}

@@ -170,7 +170,7 @@ describe('session-agent-sim validate', () => {
     writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    bussy: []\n');
     const result = cli('validate', file);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`${file}:4:5: unknown field "bussy"`);
+    expect(result.stderr).toContain(`${file}:4:5: sessions[0]: unknown field "bussy". Did you mean "busy"?`);
   });
 
   it('refuses to start on a broken scenario, naming file, line and column', () => {
@@ -179,7 +179,7 @@ describe('session-agent-sim validate', () => {
     writeFileSync(file, 'name: broken\nsessions:\n  - id: ses_1\n    generate: { count: many }\n');
     const result = cli('mock', '--scenario', file, '--port', '0');
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`${file}:4:24: count must be integer`);
+    expect(result.stderr).toContain(`${file}:4:24: sessions[0].generate.count must be integer`);
   });
 });
 

@@ -98,7 +98,7 @@ describe('refusals say what is wrong', () => {
     expect(error).toBeInstanceOf(SimulatorError);
     const refusal = error as SimulatorError;
     expect(refusal.tag).toBe('SimRuleError');
-    expect(refusal.problems?.join('\n')).toMatch(/FormNotFoundError is not an error v2\.session\.compact declares \(declared: .*ConflictError/);
+    expect(refusal.problems?.join('\n')).toMatch(/FormNotFoundError is not an error v2\.session\.compact declares\. Declared: .*ConflictError/);
     await p.close();
   });
 

@@ -134,7 +134,7 @@ describe('a recording that cannot be written', () => {
     cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = await once(cli, 'exit');
     expect(code).toBe(2);
-    expect(stderr).toBe(`session-agent-sim: cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)\n`);
+    expect(stderr).toBe(`cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)\nRun "session-agent-sim record --help" for its options and examples.\n`);
   });
 
   it('is refused at start when it is a device or a folder, not a file', async () => {

@@ -70,7 +70,7 @@ describe('watch', () => {
     const line = wrongMode.split('\n').indexOf('    mode: link') + 1;
     writeFileSync(file, wrongMode);
     const format = await controlEntry(sim, 'reload.failed', new RegExp(`:${line}:\\d+: `));
-    expect(format.detail).toBe(`${file}:${line}:11: must be one of "form", "url"`);
+    expect(format.detail).toBe(`${file}:${line}:11: forms[1].mode must be one of "form", "url", got "link".`);
     expect(await sim.clock.now()).toBe(start + 10_000);
     expect(await formTitles(sim)).toHaveLength(3);
     expect(lines.join('\n')).toContain(`${file}:${line}:`);

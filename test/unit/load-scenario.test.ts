@@ -27,13 +27,13 @@ describe('parseScenario', () => {
   });
 
   it('names the line and column of a typo in a field name', () => {
-    expect(problems('name: demo\nsessions:\n  - id: ses_a\n    bussy: []\n')).toEqual(['4:5 unknown field "bussy"']);
+    expect(problems('name: demo\nsessions:\n  - id: ses_a\n    bussy: []\n')).toEqual(['4:5 sessions[0]: unknown field "bussy". Did you mean "busy"?']);
   });
 
   it('names a wrong type and an unknown state', () => {
     const found = problems('name: demo\nsessions:\n  - id: ses_a\n    generate: { count: many }\nforms:\n  - { id: frm_1, sessionID: ses_a, title: t, mode: pending }\n');
-    expect(found).toContain('4:24 count must be integer');
-    expect(found).toContain('6:52 must be one of "form", "url"');
+    expect(found).toContain('4:24 sessions[0].generate.count must be integer');
+    expect(found).toContain('6:52 forms[0].mode must be one of "form", "url", got "pending".');
   });
 
   it('refuses a message the spec would not allow, at the message', () => {
@@ -45,7 +45,7 @@ describe('parseScenario', () => {
 
   it('refuses a form of an undeclared session and a form the spec would not allow', () => {
     const found = problems('name: demo\nforms:\n  - id: frm_1\n    sessionID: ses_x\n    title: t\n    mode: url\n');
-    expect(found).toEqual(['4:16 session ses_x is not declared in sessions', expect.stringMatching(/^3:5 form frm_1: url is required/)]);
+    expect(found).toEqual([expect.stringMatching(/^3:5 form frm_1: url is required/), '4:16 session "ses_x" is not declared; declare it under sessions:']);
   });
 
   it('reports a form field problem at the field, once, naming the types there are', () => {
@@ -55,7 +55,7 @@ describe('parseScenario', () => {
 
   it('reports every format problem of a file in one go, the file name check included', () => {
     expect(() => parseScenario('name: other\nshells: [{ id: sh_1, command: x, timeout: -5 }]\n', '/somewhere/demo.yaml', spec)).toThrow(
-      /demo.yaml:2:\d+: timeout must be >= 0\n.*demo.yaml:1:7: name "other" must match the file name demo.yaml/,
+      /demo.yaml:1:7: name "other" must match the file name demo.yaml\n.*demo.yaml:2:\d+: shells\[0\].timeout must be >= 0/,
     );
   });
 
@@ -67,7 +67,7 @@ describe('parseScenario', () => {
 describe('parseScenario rules', () => {
   it('refuses an error the operation does not declare, naming the declared ones', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { error: { _tag: SessionBusyError, sessionID: ses_1, message: busy } }\n');
-    expect(found).toEqual([expect.stringMatching(/^4:\d+ SessionBusyError is not an error v2.plugin.list declares \(declared: InvalidRequestError, UnauthorizedError\)$/)]);
+    expect(found).toEqual([expect.stringMatching(/^4:\d+ SessionBusyError is not an error v2.plugin.list declares\. Declared: InvalidRequestError, UnauthorizedError\.$/)]);
   });
 
   it('refuses an unknown operation and a body that violates the spec', () => {
@@ -78,12 +78,12 @@ describe('parseScenario rules', () => {
 
   it('refuses a state a resource kind does not have, and an undeclared resource', () => {
     const found = problems('name: demo\nsessions: [{ id: ses_a }]\nrules:\n  - when: { operation: v2.plugin.list, state: { session: { id: ses_a, is: sleepy } } }\n    then: { status: 200, body: { data: [] } }\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
-    expect(found[0]).toMatch(/^4:\d+ must be one of "scheduled", "busy", "idle"$/);
+    expect(found[0]).toMatch(/^4:\d+ rules\[0\]\.when\.state\.session\.is must be one of "scheduled", "busy", "idle", got "sleepy"\.$/);
   });
 
   it('refuses a rule on a resource the scenario does not declare', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
-    expect(found).toEqual([expect.stringMatching(/^3:\d+ shell sh_x is not declared in this scenario$/)]);
+    expect(found).toEqual([expect.stringMatching(/^3:\d+ shell "sh_x" is not declared; declare it under shells:$/)]);
   });
 });
 
@@ -121,14 +121,14 @@ describe('loadScenarioObject', () => {
       loadScenarioObject({ name: 'x', sessions: [{ id: 'ses_a', bussy: [] }], forms: [{ id: 'frm_1', sessionID: 'ses_x', title: 't', mode: 'url', url: 'https://x.test' }] }, spec, 'my fixture');
       expect.unreachable();
     } catch (error) {
-      expect((error as ScenarioError).problems).toEqual([{ file: 'my fixture', line: 0, col: 0, path: 'sessions[0].bussy', message: 'unknown field "bussy"' }]);
-      expect((error as ScenarioError).message).toBe('my fixture: sessions[0].bussy: unknown field "bussy"');
+      expect((error as ScenarioError).problems).toEqual([{ file: 'my fixture', line: 0, col: 0, path: 'sessions[0].bussy', message: 'unknown field "bussy". Did you mean "busy"?' }]);
+      expect((error as ScenarioError).message).toBe('my fixture: sessions[0].bussy: unknown field "bussy". Did you mean "busy"?');
     }
   });
 
   it('checks records against the spec and references between them, as for a file', () => {
     const message = objectProblems({ name: 'x', forms: [{ id: 'frm_1', sessionID: 'ses_x', title: 't', mode: 'url' }] });
-    expect(message.split('\n')).toEqual(['inline scenario: forms[0].sessionID: session ses_x is not declared in sessions', expect.stringMatching(/^inline scenario: forms\[0\]: form frm_1: url is required/)]);
+    expect(message.split('\n')).toEqual(['inline scenario: forms[0].sessionID: session "ses_x" is not declared; declare it under sessions:', expect.stringMatching(/^inline scenario: forms\[0\]: form frm_1: url is required/)]);
   });
 
   it('requires a name but not one matching any file', () => {

@@ -28,13 +28,13 @@ function refusal(value: unknown, on: ScenarioDefinition | null = scenario): stri
 describe('readRuntimeRule', () => {
   it('refuses an error the operation does not declare, naming the tag and the declared ones', () => {
     expect(refusal({ when: { operation: 'v2.session.compact' }, then: { error: { _tag: 'NotAnError', message: 'x' } } })).toBe(
-      'runtime rule rul_1: then.error._tag: NotAnError is not an error v2.session.compact declares (declared: InvalidRequestError, UnauthorizedError, SessionNotFoundError, ConflictError)',
+      'runtime rule rul_1: then.error._tag: NotAnError is not an error v2.session.compact declares. Declared: InvalidRequestError, UnauthorizedError, SessionNotFoundError, ConflictError.',
     );
   });
 
   it('suggests the closest operation for an unknown one', () => {
     expect(refusal({ when: { operation: 'v2.session.compcat' }, then: { status: 200 } })).toBe(
-      'runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec (did you mean v2.session.compact? GET /__sim/operations lists them)',
+      'runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec. Did you mean v2.session.compact? GET /__sim/operations (or the README\'s operation table) lists them.',
     );
   });
 
@@ -51,14 +51,14 @@ describe('readRuntimeRule', () => {
       'runtime rule rul_1: times: must be >= 1',
     ]);
     expect(refusal({ when: { operation: 'v2.plugin.list', state: { session: { id: SESSION, is: 'sleepy' } } }, then: { status: 200 } })).toBe(
-      'runtime rule rul_1: when.state.session.is: must be one of "scheduled", "busy", "idle"',
+      'runtime rule rul_1: when.state.session.is: must be one of "scheduled", "busy", "idle", got "sleepy".',
     );
     expect(refusal([])).toBe('runtime rule rul_1: rule must be object');
   });
 
   it('holds states to the resources of the scenario, and to none without one', () => {
     const rule = { when: { operation: 'v2.plugin.list', state: { shell: { id: 'sh_x', is: 'running' } } }, then: { status: 200, body: { data: [] } } };
-    expect(refusal(rule)).toBe('runtime rule rul_1: when.state.shell.id: shell sh_x is not declared in this scenario');
+    expect(refusal(rule)).toBe('runtime rule rul_1: when.state.shell.id: shell "sh_x" is not declared; declare it under shells:');
     expect(refusal(rule, null)).toBe('runtime rule rul_1: when.state.shell.id: shell sh_x is not declared: no scenario is loaded');
     const onSession = { when: { operation: 'v2.plugin.list', state: { session: { id: SESSION, is: 'busy' } } }, then: { status: 200, body: { data: [] } } };
     expect(readRuntimeRule(onSession, spec, scenario, { id: 'rul_2' }).state).toEqual({ session: { id: SESSION, is: 'busy' } });

@@ -45,9 +45,9 @@ describe('project', () => {
 
   it('refuses a relative directory, an empty id and an unknown field, each at its place', () => {
     expect(problems('name: demo\nproject:\n  directory: srv/app\n  id: ""\n  name: app\n')).toEqual([
-      '5:3 unknown field "name"',
-      '3:14 directory must be an absolute path (starting with /)',
-      '4:7 id must NOT have fewer than 1 characters',
+      '3:14 project.directory must be an absolute path (starting with /)',
+      '4:7 project.id must NOT have fewer than 1 characters',
+      '5:3 project: unknown field "name". Fields here: directory, id.',
     ]);
     expect(objectProblems({ name: 'demo', project: { id: 'x' } })).toEqual(['project: missing field "directory"']);
     expect(objectProblems({ name: 'demo', project: { directory: './app' } })).toEqual(['project.directory: must be an absolute path (starting with /)']);
@@ -85,13 +85,13 @@ describe('instants', () => {
 
   it('refuse what is neither a duration nor a date-time, once per value, at its place', () => {
     const text = 'name: demo\nshells:\n  - { id: sh_1, command: x, starts: tomorrow }\n  - { id: sh_2, command: x, starts: -5 }\n  - { id: sh_3, command: x, starts: 2026-11-22 }\nintegrations: [{ id: openai, name: OpenAI }]\nattempts:\n  - { id: con_1, integrationID: openai, created: "2026-11-22T08:59:60Z" }\n';
-    expect(problems(text)).toEqual([`3:37 starts ${INSTANT}`, `4:37 starts ${INSTANT}`, `5:37 starts ${INSTANT}`, `8:50 created ${INSTANT}`]);
+    expect(problems(text)).toEqual([`3:37 shells[0].starts ${INSTANT}`, `4:37 shells[1].starts ${INSTANT}`, `5:37 shells[2].starts ${INSTANT}`, `8:50 attempts[0].created ${INSTANT}`]);
     expect(objectProblems({ name: 'demo', shells: [{ id: 'sh_1', command: 'x', starts: { at: '1s' } }] })).toEqual([`shells[0].starts: ${INSTANT}`]);
   });
 
   it('leave durations elsewhere durations', () => {
     expect(problems('name: demo\nsessions: [{ id: ses_a, appears: 2026-11-22T09:00:00Z }]\n')).toEqual([
-      '2:34 appears must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)',
+      '2:34 sessions[0].appears must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)',
     ]);
   });
 
@@ -127,8 +127,8 @@ describe('shell file and metadata', () => {
     expect(scenario.shells[0]).toMatchObject({ file: '/var/log/x.log', metadata: { sessionID: 'ses_a' } });
     expect(scenario.shells[1]?.file).toBeUndefined();
     expect(problems('name: demo\nshells:\n  - { id: sh_1, command: x, file: x.log, metadata: [] }\n')).toEqual([
-      '3:35 file must be an absolute path (starting with /)',
-      '3:52 metadata must be object',
+      '3:35 shells[0].file must be an absolute path (starting with /)',
+      '3:52 shells[0].metadata must be object',
     ]);
   });
 });

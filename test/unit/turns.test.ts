@@ -460,7 +460,7 @@ describe('the turns format', () => {
   };
 
   it('names what is wrong with a step, where it is', () => {
-    expect(problems([{ session: 'ses_nope', steps: [{ text: 'hi' }] }])).toEqual(['turns[0].session: session ses_nope is not declared in sessions']);
+    expect(problems([{ session: 'ses_nope', steps: [{ text: 'hi' }] }])).toEqual(['turns[0].session: session "ses_nope" is not declared; declare it under sessions:']);
     expect(problems([{ session: SES, steps: [{ text: 'hi', tool: 'bash' }] }])).toEqual(['turns[0].steps[0]: a step is one thing; this one is text and tool']);
     expect(problems([{ session: SES, steps: [{ after: '1s' }] }])).toEqual(['turns[0].steps[0]: a step needs one of reasoning, text, tool, fail, retry']);
     expect(problems([{ session: SES, steps: [{ text: 'hi', takes: '1s' }] }])).toEqual(['turns[0].steps[0].takes: takes does not apply to a text step']);
@@ -470,7 +470,7 @@ describe('the turns format', () => {
     expect(problems([{ session: SES, steps: [{ text: 'hi', every: 'soon' }] }])).toEqual([expect.stringMatching(/^turns\[0\]\.steps\[0\]\.every: must be a duration/)]);
     expect(problems([{ session: SES, steps: [{ retry: { mesage: 'x' } }, { text: 'hi' }] }])).toEqual([
       'turns[0].steps[0].retry: missing field "message"',
-      'turns[0].steps[0].retry.mesage: unknown field "mesage"',
+      'turns[0].steps[0].retry.mesage: unknown field "mesage". Did you mean "message"?',
     ]);
   });
 
@@ -480,7 +480,7 @@ describe('the turns format', () => {
       parseScenario(text, '<test>', spec);
       expect.unreachable('the scenario loaded');
     } catch (error) {
-      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['9:16 chunk must be >= 1']);
+      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['9:16 turns[0].steps[1].chunk must be >= 1']);
     }
     const valid = text.replace('        chunk: 0\n', '');
     try {
