@@ -35,7 +35,7 @@ async function run(line: CommandLine): Promise<number> {
   const { command, values, arguments: args } = line;
   if (command === 'mock' || command === 'proxy' || command === 'record' || command === 'replay') {
     const { serve, simOptions } = await import('./serve.js');
-    return serve(command, simOptions(command, values));
+    return serve(command, simOptions(command, values), line.implied);
   }
   const files = await import('./files.js');
   switch (command) {

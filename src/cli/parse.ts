@@ -14,7 +14,7 @@ export type CommandLine =
   | { action: 'overview' }
   | { action: 'help'; command: CommandName }
   | { action: 'version' }
-  | { action: 'run'; command: RunCommand; values: Values; arguments: string[] };
+  | { action: 'run'; command: RunCommand; values: Values; arguments: string[]; implied?: true };
 
 export type Values = ReturnType<typeof parseStrictly>['values'];
 
@@ -72,7 +72,7 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
       throw new UsageError(`${command} needs ${flagLabel(option.name)}: ${option.help ?? OPTIONS[option.name].help}.`, command);
     }
   }
-  return { action: 'run', command, values, arguments: rest };
+  return { action: 'run', command, values, arguments: rest, ...(word === undefined ? { implied: true as const } : {}) };
 }
 
 const COUNTS: Record<number, string> = { 1: 'one argument', 2: 'two arguments' };

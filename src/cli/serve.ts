@@ -89,7 +89,7 @@ function numberOrUndefined(value: string | undefined): number | undefined {
 }
 
 /** Resolves -1 while the server runs (the process stays up until a signal), else the exit code. */
-export async function serve(command: ServeCommand, options: SimOptions): Promise<number> {
+export async function serve(command: ServeCommand, options: SimOptions, implied = false): Promise<number> {
   try {
     const sim = await startServer(options);
     const { config, spec } = sim.app.sim;
@@ -104,6 +104,8 @@ export async function serve(command: ServeCommand, options: SimOptions): Promise
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
             `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")${auth}\n`,
     );
+    // Someone who typed no command should learn what ran and where the others are.
+    if (implied) process.stdout.write('(no command given, so mock; session-agent-sim --help lists the commands)\n');
     if (config.adminToken !== undefined) {
       // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
       const told = options.adminToken === undefined ? `admin token ${config.adminToken} (generated; choose one with --admin-token)` : 'the admin token given with --admin-token';
