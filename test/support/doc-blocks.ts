@@ -1,0 +1,194 @@
+/**
+ * The shell blocks of a Markdown document as a reader would run them, and a runner that does run them: each
+ * block in one bash, in a scratch directory shared by the document's blocks (files one step writes are there
+ * for the next), against simulators started as the block starts them.
+ *
+ * Conventions the documents follow (docs/getting-started.md says them to readers too):
+ * - Every ```sh block is run, top to bottom, unless a line is one of NOT_RUN (each with its reason).
+ * - `# …` lines directly under a command (no blank line between) are what it prints; `…` stands for any text.
+ *   A command that exits non-zero prints `[exit N]` last, and the document must show that line.
+ *   Comment lines above a command, or after a blank line, only explain.
+ * - A command that starts a simulator (`npm start`, `… session-agent-sim mock|replay|proxy|record …`) runs in
+ *   the background until the block ends; a block that starts none gets the quick start's `npm start`.
+ * - Ports 4000-4999 on 127.0.0.1 or localhost are mapped to free ones, and mapped back in what is printed.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface DocCommand {
+  /** The command as written (continuations joined, heredoc bodies included). */
+  text: string;
+  /** Line of the document it starts on. */
+  line: number;
+  /** What the document says it prints, one entry per line. */
+  expected: string[];
+}
+
+export interface DocBlock {
+  file: string;
+  line: number;
+  commands: DocCommand[];
+}
+
+/** Lines a test cannot run, and where the same thing is tested instead. */
+export const NOT_RUN: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
+  { pattern: /^npm ci\b/, reason: 'the suite runs in a checkout already installed' },
+  { pattern: /^npm test\b/, reason: 'this is npm test' },
+  { pattern: /^git clone\b/, reason: 'the suite runs in a clone' },
+  { pattern: /^(npm pack\b|npm (install|i) .*session-agent-sim|cd \.\.\/my-app$)/, reason: 'packing and installing the tarball is test/package/package.test.ts' },
+  { pattern: /--upstream http:\/\/127\.0\.0\.1:4096\b/, reason: 'needs the real server on port 4096: test/real-server proxies, records and replays it' },
+  { pattern: /login-flow\.yaml/, reason: 'works on what the line recording from the real server wrote: test/real-server does the same with its own recording' },
+];
+
+export function notRunReason(command: string): string | undefined {
+  return NOT_RUN.find(({ pattern }) => pattern.test(command))?.reason;
+}
+
+export function shellBlocks(markdown: string, file: string): DocBlock[] {
+  const lines = markdown.split('\n');
+  const blocks: DocBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(sh|bash)\s*$/.test(lines[i] as string)) continue;
+    const block: DocBlock = { file, line: i + 1, commands: [] };
+    let last: DocCommand | undefined;
+    for (i++; i < lines.length && !(lines[i] as string).startsWith('```'); i++) {
+      const line = lines[i] as string;
+      if (line.trim() === '') {
+        last = undefined;
+      } else if (line.startsWith('#')) {
+        if (last) last.expected.push(line.replace(/^# ?/, ''));
+      } else {
+        const command: DocCommand = { text: line, line: i + 1, expected: [] };
+        while (command.text.endsWith('\\') && i + 1 < lines.length) command.text = `${command.text.slice(0, -1)}${lines[++i] as string}`;
+        const heredoc = /<<-?\s*'?(\w+)'?/.exec(command.text);
+        if (heredoc) {
+          while (i + 1 < lines.length && lines[i + 1] !== heredoc[1]) command.text += `\n${lines[++i] as string}`;
+          command.text += `\n${lines[++i] ?? ''}`;
+        }
+        block.commands.push(command);
+        last = command;
+      }
+    }
+    blocks.push(block);
+  }
+  return blocks;
+}
+
+const SERVER = /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay)\b|npx (--no )?session-agent-sim( -|$))/;
+
+export function startsServer(command: string): boolean {
+  return SERVER.test(command);
+}
+
+export interface CommandResult {
+  command: DocCommand;
+  /** What it printed (stdout and stderr, as a terminal shows them), ports mapped back. */
+  output: string;
+  /** Why it was not run, when it was not. */
+  skipped?: string;
+}
+
+/** The first expected line that is not printed (in order, `…` matching anything), or undefined. */
+export function missingLine(expected: string[], output: string): string | undefined {
+  const printed = output.split('\n').map((line) => line.trimEnd());
+  let from = 0;
+  for (const want of expected) {
+    const pattern = new RegExp(`^${want.trimEnd().split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const at = printed.findIndex((line, index) => index >= from && pattern.test(line));
+    if (at < 0) return want;
+    from = at + 1;
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+const MARK = '\u001e';
+
+/**
+ * Runs one block in `cwd` with `env`, every curl bounded in time, and gives each command's output. Servers
+ * the block starts are stopped when it ends, whatever happens.
+ */
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** How the document's reader starts the simulator (`node bin/session-agent-sim.js mock`, `npx session-agent-sim mock`). */
+  quickStart: string;
+  timeoutMs?: number;
+}
+
+export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutMs = 60_000 }: RunOptions): Promise<CommandResult[]> {
+  const ports = new Map<string, number>();
+  const mapPort = async (written: string) => {
+    if (!ports.has(written)) ports.set(written, await freePort());
+    return ports.get(written) as number;
+  };
+  const script: string[] = ['exec 2>&1', 'trap "kill 0 2>/dev/null" EXIT', 'up() { for i in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1"; return 1; }'];
+  const results: CommandResult[] = [];
+  const run: Array<{ index: number }> = [];
+  if (!block.commands.some((c) => startsServer(c.text) && !notRunReason(c.text))) {
+    // What the quick start leaves running: `npm start`, the default scenario on port 4010.
+    const port = await mapPort('4010');
+    script.push(`${quickStart} --port ${port} > /dev/null 2>&1 &`, `up ${port} > /dev/null`);
+  }
+  for (const [index, command] of block.commands.entries()) {
+    const skipped = notRunReason(command.text.replace(/^npm ci && /, ''));
+    results.push({ command, output: '', ...(skipped ? { skipped } : {}) });
+    if (skipped) continue;
+    // An explaining comment at the end of a one-line command would swallow what the runner appends.
+    let text = command.text.replace(/^npm ci && /, '').replace(/^([^\n]*?)\s+#\s[^'"\n]*$/, '$1');
+    for (const match of [...text.matchAll(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g)]) await mapPort(match[2] as string);
+    text = text.replace(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g, (_, before: string, port: string) => `${before}${ports.get(port) as number}`);
+    text = text.replace(/(^|[|;&(]\s*|\$\()curl /g, '$1curl --max-time 3 ');
+    script.push(`printf '\\n${MARK}%s\\n' ${index}`);
+    if (startsServer(text)) {
+      const written = /--port (\d+)/.exec(text)?.[1];
+      const port = written ? Number(written) : await mapPort('4010');
+      if (!written) text = /^npm start\b/.test(text) ? `${text}${text.includes(' -- ') ? '' : ' --'} --port ${port}` : `${text} --port ${port}`;
+      script.push(`${text} > .server-${index}.log 2>&1 &`, `up ${port}; status=$?`, `cat .server-${index}.log`, '[ "$status" -eq 0 ] || echo "[exit $status]"');
+    } else {
+      // A reader sees a failure; so does the test, unless the document shows it (`# [exit 1]`).
+      script.push(text, 'status=$?; [ "$status" -eq 0 ] || echo "[exit $status]"');
+    }
+    run.push({ index });
+  }
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn('bash', ['-c', script.join('\n')], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      reject(new Error(`${block.file}:${block.line}: the block ran over ${timeoutMs} ms; so far:\n${text}`));
+    }, timeoutMs);
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL'); // a server that outlived the block's own cleanup
+      } catch {
+        // none did
+      }
+      resolve(text);
+    });
+  });
+  let mapped = output;
+  for (const [written, port] of ports) mapped = mapped.replaceAll(String(port), written);
+  for (const part of mapped.split(`\n${MARK}`).slice(1)) {
+    const newline = part.indexOf('\n');
+    const index = Number(part.slice(0, newline));
+    (results[index] as CommandResult).output = part.slice(newline + 1).replace(/\n$/, '');
+  }
+  return results;
+}
