@@ -3,7 +3,7 @@
  * (recordings), scenario-from and scenario-diff (a recording and a scenario).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { readTimeline } from '../derive/timeline.js';
 import { formatDiff, scenarioDiff } from '../derive/scenario-diff.js';
 import { scenarioFrom } from '../derive/scenario-from.js';
@@ -13,6 +13,7 @@ import { headerDocument, interactionDocument, parseRecording } from '../recordin
 import { fromHar, toHar, type Har } from '../recordings/har.js';
 import { mergeRedaction } from '../recordings/redact.js';
 import { ScenarioError } from '../scenarios/definition.js';
+import { SCENARIO_SCHEMA_PATH } from '../scenarios/format.js';
 import { loadScenarioFile } from '../scenarios/load-scenario.js';
 import { loadSpec } from '../spec/openapi.js';
 import type { CommandName } from './commands.js';
@@ -30,7 +31,7 @@ export async function validateScenarios(namesOrPaths: string[]): Promise<number>
   for (const file of files) {
     try {
       const scenario = loadScenarioFile(file, spec);
-      process.stdout.write(`ok    ${file} (${scenario.sessions.length} sessions, ${scenario.forms.length} forms)\n`);
+      process.stdout.write(`ok    ${file} (${count(scenario.sessions.length, 'session')}, ${count(scenario.forms.length, 'form')})\n`);
     } catch (error) {
       bad++;
       process.stdout.write(`FAIL  ${file}\n`);
@@ -69,7 +70,9 @@ export async function generateScenario(recording: string, out: string | undefine
   const scenarioName = name ?? basename(out ?? recording).replace(/\.ya?ml$/, '');
   if (out && name && basename(out).replace(/\.ya?ml$/, '') !== name) throw new UsageError(`--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`, 'scenario-from');
   if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName)) throw new UsageError(`"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`, 'scenario-from');
-  const generated = await scenarioFrom(parsed, await loadSpec(), { name: scenarioName, source: recording });
+  // The editor's modeline points at the format's schema wherever the scenario is written (a project's own folder).
+  const schema = relative(dirname(resolve(out ?? 'scenario.yaml')), SCENARIO_SCHEMA_PATH);
+  const generated = await scenarioFrom(parsed, await loadSpec(), { name: scenarioName, source: recording, schema: schema.startsWith('.') ? schema : `./${schema}` });
   if (out) {
     // Written whole or not at all: an interrupted run never leaves half a scenario.
     const temporary = `${out}.${process.pid}.tmp`;
@@ -104,6 +107,8 @@ export async function diffScenario(scenario: string, recording: string, toleranc
   process.stdout.write(`${formatDiff(file, recording, report)}\n`);
   return report.departures ? 1 : 0;
 }
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** A missing input file is a mistyped argument, not a crash: a sentence, not a stack trace. */
 function readInput(file: string, command: CommandName): string {

@@ -35,7 +35,7 @@ export const NOT_RUN: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
   { pattern: /^npm ci\b/, reason: 'the suite runs in a checkout already installed' },
   { pattern: /^npm test\b/, reason: 'this is npm test' },
   { pattern: /^git clone\b/, reason: 'the suite runs in a clone' },
-  { pattern: /^(npm pack\b|npm (install|i) .*session-agent-sim|cd \.\.\/my-app$)/, reason: 'packing and installing the tarball is test/package/package.test.ts' },
+  { pattern: /\bnpm pack\b|^npm (install|i) .*session-agent-sim|^cd \.\.\/my-app$/, reason: 'packing and installing the tarball is test/package/package.test.ts' },
   { pattern: /--upstream http:\/\/127\.0\.0\.1:4096\b/, reason: 'needs the real server on port 4096: test/real-server proxies, records and replays it' },
   { pattern: /login-flow\.yaml/, reason: 'works on what the line recording from the real server wrote: test/real-server does the same with its own recording' },
 ];
@@ -77,7 +77,7 @@ export function shellBlocks(markdown: string, file: string): DocBlock[] {
 const SERVER = /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay)\b|npx (--no )?session-agent-sim( -|$))/;
 
 export function startsServer(command: string): boolean {
-  return SERVER.test(command);
+  return SERVER.test(command) && !/ (--help|-h|--version|-v)\b/.test(command);
 }
 
 export interface CommandResult {
@@ -90,10 +90,11 @@ export interface CommandResult {
 
 /** The first expected line that is not printed (in order, `…` matching anything), or undefined. */
 export function missingLine(expected: string[], output: string): string | undefined {
-  const printed = output.split('\n').map((line) => line.trimEnd());
+  // Leading space is layout (vitest indents its summary), not content.
+  const printed = output.split('\n').map((line) => line.trim());
   let from = 0;
   for (const want of expected) {
-    const pattern = new RegExp(`^${want.trimEnd().split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const pattern = new RegExp(`^${want.trim().split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
     const at = printed.findIndex((line, index) => index >= from && pattern.test(line));
     if (at < 0) return want;
     from = at + 1;
