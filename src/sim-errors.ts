@@ -2,6 +2,7 @@
  * The simulator's own errors: outside the API, so they carry a `Sim` tag and a hint on what to do.
  */
 import { TaggedError } from './tagged-error.js';
+import { didYouMean } from './text/closest.js';
 
 export interface OperationHint {
   operationId: string;
@@ -57,7 +58,7 @@ export class SimScenarioNotFoundError extends TaggedError {
   readonly _tag = 'SimScenarioNotFoundError';
   readonly status = 404;
   constructor(name: string, available: string[], otherwise = 'or give a path to a .yaml file') {
-    super({ message: `No scenario "${name}"`, hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`, available });
+    super({ message: `No scenario "${name}".${didYouMean(name, available)}`, hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`, available });
   }
 }
 

@@ -3,6 +3,7 @@
  * and checked against the operation up front, so a typo gets a hint instead of a wrong answer.
  */
 import { SimPreferenceError } from '../errors.js';
+import { didYouMean } from '../text/closest.js';
 import type { OperationDefinition } from '../spec/openapi.js';
 
 export interface Preferences {
@@ -49,7 +50,7 @@ function checkExample(name: string, code: number, operation: OperationDefinition
   if (!names.includes(name)) {
     throw new SimPreferenceError(
       `Prefer: example=${name} is not an example of ${operation.operationId} status ${code}`,
-      names.length ? `Examples for status ${code}: ${names.join(', ')}` : `Status ${code} has no examples`,
+      names.length ? `${didYouMean(name, names).trim()} Examples for status ${code}: ${names.join(', ')}`.trim() : `Status ${code} has no examples`,
     );
   }
 }

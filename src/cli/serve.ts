@@ -131,7 +131,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
       return 2;
     }
     if (error instanceof SimScenarioNotFoundError) {
-      process.stderr.write(`${error.message}. ${String(error.fields.hint)}\n${helpHint(command)}\n`);
+      process.stderr.write(`${error.message.replace(/[^.?]$/, '$&.')} ${String(error.fields.hint)}\n${helpHint(command)}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;

@@ -4,6 +4,7 @@
  * worker drives its own clock, rules and world; `/__sim/partitions` looks across them.
  */
 import { parseDuration } from '../duration.js';
+import { closest } from '../text/closest.js';
 import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
@@ -67,7 +68,11 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
         const body = jsonBody(exchange);
         const ms = typeof body.ms === 'number' ? body.ms : typeof body.by === 'string' ? parseDuration(body.by) : undefined;
         if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
-          throw new SimControlRequestError('Say how far to advance the clock', 'Send {"ms": 5000} or {"by": "30s"} (a non-negative amount)');
+          const given = body.by ?? body.ms;
+          throw new SimControlRequestError(
+            given === undefined ? 'Say how far to advance the clock' : `${JSON.stringify(given)} is not an amount of time to advance by`,
+            'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative',
+          );
         }
         partition.advance(ms);
         return jsonAnswer(200, clockBody(partition));
@@ -163,7 +168,9 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     const found = match(exchange.pathname);
     if (!found) {
       const known = Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ operationId: 'sim.control', method, path })));
-      throw new SimRouteNotFoundError(exchange.method, exchange.pathname, known);
+      // A slip in a control path (/__sim/journl) points at the route meant; anything else lists them all.
+      const near = closest(exchange.pathname, Object.keys(routes));
+      throw new SimRouteNotFoundError(exchange.method, exchange.pathname, near ? known.filter((route) => route.path === near) : known);
     }
     const byMethod = routes[found.pattern] ?? {};
     const route = byMethod[exchange.method];

@@ -72,6 +72,21 @@ describe('Prefer controls', () => {
     expect(res.body._tag).toBe('SimPreferenceError');
     expect(res.body.hint).toMatch(/^Examples for status 200: /);
   });
+
+  it('suggests the example meant by a misspelt name', async () => {
+    const res = await request(app).get('/api/shell/sh_203a7d1f3001QrStUvWxYz0123').set('Prefer', 'example=timout');
+    expect(res.body).toMatchObject({ _tag: 'SimPreferenceError', hint: 'Did you mean "timeout"? Examples for status 200: running, exited, timeout' });
+  });
+
+  it('points a misspelt control path at the route meant, and says what a clock step looks like', async () => {
+    const journal = await request(app).get('/__sim/journl');
+    expect(journal.status).toBe(404);
+    expect(journal.body).toMatchObject({ _tag: 'SimRouteNotFoundError', hint: 'Closest operations: GET /__sim/journal, DELETE /__sim/journal' });
+    const advance = await request(app).post('/__sim/clock/advance').send({ by: '10 sec' });
+    expect(advance.body).toEqual({ _tag: 'SimControlRequestError', message: '"10 sec" is not an amount of time to advance by', hint: 'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative' });
+    const scenario = await request(app).put('/__sim/scenario').send({ name: 'forms-setling' });
+    expect(scenario.body).toMatchObject({ _tag: 'SimScenarioNotFoundError', message: 'No scenario "forms-setling". Did you mean "forms-settling"?' });
+  });
 });
 
 describe('dynamic answers', () => {
