@@ -20,13 +20,23 @@ const SHUTDOWN_GRACE_MS = 5000;
 
 export type ServeCommand = 'mock' | 'proxy' | 'record' | 'replay';
 
+/** What each numeric flag counts, for the sentence that refuses a value. */
+const UNITS = {
+  'body-limit': 'a whole number of bytes (10485760 for 10 MiB)',
+  'max-header-size': 'a whole number of bytes (65536 for 64 KiB)',
+  'request-timeout': 'a whole number of milliseconds (30000 for 30 s)',
+  'upstream-timeout': 'a whole number of milliseconds (30000 for 30 s)',
+  'max-subscribers': 'a positive whole number',
+  'max-partitions': 'a positive whole number',
+} as const;
+
 export function simOptions(command: ServeCommand, values: Values): SimOptions {
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
   }
-  for (const name of ['body-limit', 'max-header-size', 'request-timeout', 'max-subscribers', 'max-partitions'] as const) {
+  for (const name of ['body-limit', 'max-header-size', 'request-timeout', 'upstream-timeout', 'max-subscribers', 'max-partitions'] as const) {
     const value = values[name];
-    if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a positive integer, got "${value}".`, command);
+    if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be ${UNITS[name]}, got "${value}".`, command);
   }
   if (values.auth !== undefined) {
     const credentials = readCredentials(values.auth);
