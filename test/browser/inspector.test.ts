@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { CHROMIUM } from '../support/environment.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHELL = 'sh_203a7e5c7001OpQrStUvWxYzAb'; // shell-timeout: `npm run e2e`, times out at +5 s
 
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector in Chromium', () => {

@@ -68,6 +68,14 @@ it('probes a wrong-pattern path id on every operation with a patterned path para
   for (const id of patternedOperations) for (const { pattern } of patternedPathParams(id)) expect(new RegExp(pattern, 'u').test(BAD_ID)).toBe(false);
 });
 
+/**
+ * Defines a cell only where it applies (an operation without a body has no malformed-JSON cell), so the
+ * run lists no skipped tests that could never have run.
+ */
+function applies(condition: boolean): typeof it | ((name: string, fn: () => Promise<void>) => void) {
+  return condition ? it : () => {};
+}
+
 describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
   const sample = validRequests[operationId] as SampleRequest;
   const op = operation(operationId);
@@ -94,31 +102,31 @@ describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
     expectSpecValid(operationId, res);
   });
 
-  it.runIf(hasBody)('answers malformed JSON with a declared error', async () => {
+  applies(hasBody)('answers malformed JSON with a declared error', async () => {
     expectDeclaredError(operationId, await send(sample, { rawBody: '{"oops": ' }));
   });
 
-  it.runIf(hasBody)('answers a non-JSON content type with a declared error', async () => {
+  applies(hasBody)('answers a non-JSON content type with a declared error', async () => {
     expectDeclaredError(operationId, await send(sample, { rawBody: 'a=b', contentType: 'application/x-www-form-urlencoded' }));
   });
 
-  it.runIf(hasBody)('answers a body that is not an object with a declared error', async () => {
+  applies(hasBody)('answers a body that is not an object with a declared error', async () => {
     expectDeclaredError(operationId, await send(sample, { body: [1, 2] }));
   });
 
-  it.runIf(requiredBody)('answers a missing body with a declared error', async () => {
+  applies(requiredBody)('answers a missing body with a declared error', async () => {
     expectDeclaredError(operationId, await send(sample, { body: undefined }));
   });
 
   const requiredFields: string[] = body?.schema?.required ?? [];
-  it.runIf(requiredFields.length > 0)('answers a body missing its required fields with a declared error naming one', async () => {
+  applies(requiredFields.length > 0)('answers a body missing its required fields with a declared error naming one', async () => {
     const res = await send(sample, { body: {} });
     expectDeclaredError(operationId, res);
     expect(JSON.stringify(res.body)).toContain(requiredFields[0]);
   });
 
   const patterned = patternedPathParams(operationId);
-  it.runIf(patterned.length > 0)('answers a path id of the wrong pattern with a declared error', async () => {
+  applies(patterned.length > 0)('answers a path id of the wrong pattern with a declared error', async () => {
     for (const param of patterned) {
       const index = op.path.split('/').indexOf(`{${param.name}}`);
       expect(index, param.name).toBeGreaterThan(0);
@@ -138,7 +146,7 @@ describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
   });
 
   const takesLocation = parameters(operationId).some((p) => p.in === 'query' && p.name === 'location');
-  it.runIf(takesLocation)('answers an unknown location key and a flat location with declared errors', async () => {
+  applies(takesLocation)('answers an unknown location key and a flat location with declared errors', async () => {
     expectDeclaredError(operationId, await send(sample, { query: 'location[colour]=blue' }));
     expectDeclaredError(operationId, await send(sample, { query: 'location=/tmp' }));
   });
