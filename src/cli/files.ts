@@ -65,11 +65,12 @@ export async function importHar(har: string, recording: string, redact: SimOptio
 }
 
 export async function generateScenario(recording: string, out: string | undefined, name: string | undefined): Promise<number> {
-  const parsed = parseRecording(readInput(recording, 'scenario-from'));
-  // A scenario loaded from a file must carry the file's name.
+  // A scenario loaded from a file must carry the file's name: checked before the recording is read, as
+  // the command line's own mistakes come first.
   const scenarioName = name ?? basename(out ?? recording).replace(/\.ya?ml$/, '');
   if (out && name && basename(out).replace(/\.ya?ml$/, '') !== name) throw new UsageError(`--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`, 'scenario-from');
   if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName)) throw new UsageError(`"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`, 'scenario-from');
+  const parsed = parseRecording(readInput(recording, 'scenario-from'));
   // The editor's modeline points at the format's schema wherever the scenario is written (a project's own folder).
   const schema = relative(dirname(resolve(out ?? 'scenario.yaml')), SCENARIO_SCHEMA_PATH);
   const generated = await scenarioFrom(parsed, await loadSpec(), { name: scenarioName, source: recording, schema: schema.startsWith('.') ? schema : `./${schema}` });
@@ -92,7 +93,7 @@ export async function generateScenario(recording: string, out: string | undefine
 
 export async function diffScenario(scenario: string, recording: string, tolerance: string | undefined): Promise<number> {
   const toleranceMs = tolerance === undefined ? undefined : Number(tolerance);
-  if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0)) throw new UsageError(`--tolerance must be a number of milliseconds (0 or more), got ${tolerance}`, 'scenario-diff');
+  if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0)) throw new UsageError(`--tolerance must be a number of milliseconds (0 or more), got "${tolerance}".`, 'scenario-diff');
   const file = scenarioArgument(scenario, 'scenario-diff');
   const timeline = readTimeline(parseRecording(readInput(recording, 'scenario-diff')), await loadSpec());
   let report;

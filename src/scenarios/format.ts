@@ -90,7 +90,7 @@ function describe(errors: ErrorObject[], root: string): FormatProblem[] {
       path.push(field);
       problem = { path, subject: within, message: `unknown field "${field}".${near || (known.length ? ` Fields here: ${known.join(', ')}.` : '')}`, atKey: true };
     } else if (e.keyword === 'required') {
-      problem = { path, message: `missing field "${e.params.missingProperty as string}"`, atKey: false };
+      problem = { path, subject: path.length ? `${formatPath(path)}:` : undefined, message: `missing field "${e.params.missingProperty as string}"`, atKey: false };
     } else if (e.keyword === 'enum') {
       const allowed = e.params.allowedValues as unknown[];
       const given = e.data;

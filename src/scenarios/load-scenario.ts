@@ -116,7 +116,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const formatProblems = checkScenarioFormat(raw).map((p) => place(p.path, p.message, { atKey: p.atKey, subject: p.subject }));
   const name = (raw as Json | null)?.name;
   if (fileName !== undefined && typeof name === 'string' && name !== fileName.replace(/\.ya?ml$/, '')) {
-    formatProblems.push(at(['name'], `name "${name}" must match the file name ${fileName}`));
+    formatProblems.push(at(['name'], `name "${name}" must match the file name ${fileName} (or rename the file to ${name}.yaml)`));
   }
   // Records are checked against the spec only once the scenario has the format's shape.
   if (formatProblems.length) throw new ScenarioError(formatProblems);
@@ -219,7 +219,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], undeclared('integration', String(a.integrationID), 'integrations', integrationIds)));
     const created = a.created === undefined ? start : instant(a.created, ['attempts', i, 'created']);
     const settles = a.settles as Json | undefined;
-    if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], 'say when it settles: poll (a poll number) or at (a time)'));
+    if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], `attempts[${i}].settles says how, not when: add poll (the poll that settles it, 1 for the first) or at (a time)`));
     return {
       id: a.id as string,
       integrationID: a.integrationID as string,
@@ -254,7 +254,8 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   });
   const model = source.model as Json | undefined;
   if (model) checkRecord('Model', model, ['model'], 'model');
-  const reportInRule = (i: number) => (path: Path, message: string) => problems.push(at(['rules', i, ...path], message));
+  // A file position alone does not say which rule, so a rule's problem names its path.
+  const reportInRule = (i: number) => (path: Path, message: string) => problems.push(place(['rules', i, ...path], message, { subject: `${formatPath(['rules', i, ...path])}:` }));
   const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }));
   const declared = declaredResources({ sessions: scripted, forms, shells, attempts });
   rules.forEach((rule, i) => checkDeclaredStates(rule, declared, reportInRule(i)));

@@ -1,6 +1,6 @@
 /**
- * The README's and the getting-started guide's shell blocks, run as a reader runs them, with what they print
- * compared where the documents show it (conventions: test/support/doc-blocks.ts). The README runs from a
+ * The shell blocks of the README, the getting-started guide and the catalogue of errors, run as a reader runs
+ * them, with what they print compared where the documents show it (conventions: test/support/doc-blocks.ts). The README runs from a
  * copy of this checkout (its commands say `node bin/session-agent-sim.js`, `npm start`); the guide runs in a
  * project that has the package installed, linked to this checkout as `npm install` would place it.
  */
@@ -32,10 +32,10 @@ function checkoutCopy(): string {
 }
 
 /** A project after `npm install -D session-agent-sim vitest` (the package test installs the real tarball). */
-function consumerProject(): string {
-  const dir = join(scratch, 'my-app');
+function consumerProject(name: string): string {
+  const dir = join(scratch, name);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'my-app', private: true, type: 'module', devDependencies: { 'session-agent-sim': '*', vitest: '*' } }, null, 2));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', devDependencies: { 'session-agent-sim': '*', vitest: '*' } }, null, 2));
   symlinkSync(REPO, join(dir, 'node_modules/session-agent-sim'));
   symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'));
   symlinkSync(join(REPO, 'bin/session-agent-sim.js'), join(dir, 'node_modules/.bin/session-agent-sim'));
@@ -47,7 +47,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const documents: Array<{ file: string; cwd: () => string; quickStart: string }> = [
   { file: 'README.md', cwd: checkoutCopy, quickStart: 'node bin/session-agent-sim.js mock' },
-  { file: 'docs/getting-started.md', cwd: consumerProject, quickStart: 'npx --no session-agent-sim mock' },
+  { file: 'docs/getting-started.md', cwd: () => consumerProject('my-app'), quickStart: 'npx --no session-agent-sim mock' },
+  { file: 'docs/errors.md', cwd: () => consumerProject('errors'), quickStart: 'npx --no session-agent-sim mock' },
 ];
 
 for (const { file, cwd, quickStart } of documents) {

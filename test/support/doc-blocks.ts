@@ -9,7 +9,8 @@
  *   A command that exits non-zero prints `[exit N]` last, and the document must show that line.
  *   Comment lines above a command, or after a blank line, only explain.
  * - A command that starts a simulator (`npm start`, `… session-agent-sim mock|replay|proxy|record …`) runs in
- *   the background until the block ends; a block that starts none gets the quick start's `npm start`.
+ *   the background until the block ends, unless the document shows it failing; a block that talks to port
+ *   4010 and starts none gets the quick start's `npm start`.
  * - Ports 4000-4999 on 127.0.0.1 or localhost are mapped to free ones, and mapped back in what is printed.
  */
 import { spawn } from 'node:child_process';
@@ -135,7 +136,8 @@ export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutM
   const script: string[] = ['exec 2>&1', 'trap "kill 0 2>/dev/null" EXIT', 'up() { for i in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1"; return 1; }'];
   const results: CommandResult[] = [];
   const run: Array<{ index: number }> = [];
-  if (!block.commands.some((c) => startsServer(c.text) && !notRunReason(c.text))) {
+  const talksToQuickStart = block.commands.some((c) => /(127\.0\.0\.1|localhost):4010\b/.test(c.text));
+  if (talksToQuickStart && !block.commands.some((c) => startsServer(c.text) && !notRunReason(c.text))) {
     // What the quick start leaves running: `npm start`, the default scenario on port 4010.
     const port = await mapPort('4010');
     script.push(`${quickStart} --port ${port} > /dev/null 2>&1 &`, `up ${port} > /dev/null`);
@@ -150,7 +152,8 @@ export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutM
     text = text.replace(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g, (_, before: string, port: string) => `${before}${ports.get(port) as number}`);
     text = text.replace(/(^|[|;&(]\s*|\$\()curl /g, '$1curl --max-time 3 ');
     script.push(`printf '\\n${MARK}%s\\n' ${index}`);
-    if (startsServer(text)) {
+    // A server command the document shows failing (`# [exit 2]`) runs in the foreground like any other.
+    if (startsServer(text) && !command.expected.some((line) => /^\[exit \d+\]$/.test(line))) {
       const written = /--port (\d+)/.exec(text)?.[1];
       const port = written ? Number(written) : await mapPort('4010');
       if (!written) text = /^npm start\b/.test(text) ? `${text}${text.includes(' -- ') ? '' : ' --'} --port ${port}` : `${text} --port ${port}`;

@@ -55,7 +55,7 @@ describe('parseScenario', () => {
 
   it('reports every format problem of a file in one go, the file name check included', () => {
     expect(() => parseScenario('name: other\nshells: [{ id: sh_1, command: x, timeout: -5 }]\n', '/somewhere/demo.yaml', spec)).toThrow(
-      /demo.yaml:1:7: name "other" must match the file name demo.yaml\n.*demo.yaml:2:\d+: shells\[0\].timeout must be >= 0/,
+      /demo.yaml:1:7: name "other" must match the file name demo.yaml \(or rename the file to other.yaml\)\n.*demo.yaml:2:\d+: shells\[0\].timeout must be >= 0/,
     );
   });
 
@@ -67,12 +67,12 @@ describe('parseScenario', () => {
 describe('parseScenario rules', () => {
   it('refuses an error the operation does not declare, naming the declared ones', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { error: { _tag: SessionBusyError, sessionID: ses_1, message: busy } }\n');
-    expect(found).toEqual([expect.stringMatching(/^4:\d+ SessionBusyError is not an error v2.plugin.list declares\. Declared: InvalidRequestError, UnauthorizedError\.$/)]);
+    expect(found).toEqual([expect.stringMatching(/^4:\d+ rules\[0\]\.then\.error\._tag: SessionBusyError is not an error v2.plugin.list declares\. Declared: InvalidRequestError, UnauthorizedError\.$/)]);
   });
 
   it('refuses an unknown operation and a body that violates the spec', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.nope }\n    then: { status: 200 }\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ name: x }] } }\n');
-    expect(found[0]).toMatch(/^3:\d+ no operation v2.nope in the spec/);
+    expect(found[0]).toMatch(/^3:\d+ rules\[0\]\.when\.operation: no operation v2.nope in the spec/);
     expect(found.slice(1).join('\n')).toMatch(/answer violates the spec: data.0.id is required/);
   });
 
@@ -83,7 +83,7 @@ describe('parseScenario rules', () => {
 
   it('refuses a rule on a resource the scenario does not declare', () => {
     const found = problems('name: demo\nrules:\n  - when: { operation: v2.plugin.list, state: { shell: { id: sh_x, is: running } } }\n    then: { status: 200, body: { data: [] } }\n');
-    expect(found).toEqual([expect.stringMatching(/^3:\d+ shell "sh_x" is not declared; declare it under shells:$/)]);
+    expect(found).toEqual([expect.stringMatching(/^3:\d+ rules\[0\]\.when\.state\.shell\.id: shell "sh_x" is not declared; declare it under shells:$/)]);
   });
 });
 

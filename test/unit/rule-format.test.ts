@@ -109,7 +109,7 @@ describe('drop', () => {
     const loaded = parseScenario('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { drop: true, delay: 250ms }\n', '<test>', spec);
     expect(loaded.rules[0]).toMatchObject({ drop: true, delay: 250, where: '<test> rules[0]' });
     expect(() => parseScenario('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { drop: true, status: 200 }\n', '<test>', spec)).toThrow(
-      '<test>:4:33: drop sends no answer, so status cannot go with it (delay can)',
+      '<test>:4:33: rules[0].then.status: drop sends no answer, so status cannot go with it (delay can)',
     );
   });
 
