@@ -48,9 +48,10 @@ function parseBoolean(value: string): boolean {
 function checkExample(name: string, code: number, operation: OperationDefinition): void {
   const names = operation.responses.get(code)?.exampleNames ?? [];
   if (!names.includes(name)) {
+    const near = didYouMean(name, names).trimStart();
     throw new SimPreferenceError(
       `Prefer: example=${name} is not an example of ${operation.operationId} status ${code}`,
-      names.length ? `${didYouMean(name, names).trim()} Examples for status ${code}: ${names.join(', ')}`.trim() : `Status ${code} has no examples`,
+      names.length ? `${near ? `${near} ` : ''}Examples for status ${code}: ${names.join(', ')}` : `Status ${code} has no examples`,
     );
   }
 }

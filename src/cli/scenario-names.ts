@@ -4,12 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { SCENARIOS_DIR, scenarioNames } from '../scenarios/scenario-library.js';
+import { isScenarioPath, SCENARIOS_DIR, scenarioNames } from '../scenarios/scenario-library.js';
 import { closest, didYouMean } from '../text/closest.js';
 import type { CommandName } from './commands.js';
 import { UsageError } from './usage-error.js';
-
-import { isScenarioPath } from '../scenarios/scenario-library.js';
 
 export { isScenarioPath, scenarioNames } from '../scenarios/scenario-library.js';
 
