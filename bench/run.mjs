@@ -10,7 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { captureFixtures } from './suite/fixtures.mjs';
 import { answerOf, cpuTicks, difference, runLoad, sameAnswer, sampleRequests, waitIdle } from './suite/load.mjs';
-import { cpuSnapshot, freePort, installExitHandlers, logTail, peakRssMiB, start, stop, stopAll, waitForAnswer } from './suite/processes.mjs';
+import {
+  cpuSnapshot,
+  freePort,
+  installExitHandlers,
+  logTail,
+  peakRssMiB,
+  start,
+  stop,
+  stopAll,
+  waitForAnswer,
+} from './suite/processes.mjs';
 import { formatMs, formatRps, writeReport } from './suite/report.mjs';
 import { judge, ratio, summarise } from './suite/stats.mjs';
 import { TARGET_BY_ID, TARGETS } from './suite/targets.mjs';
@@ -31,7 +41,9 @@ const { values: flags } = parseArgs({
   },
 });
 if (flags.help) {
-  process.stdout.write('Usage: npm run bench -- [--duration S=5] [--rounds N=3] [--connections N=50] [--only TEXT] [--quick] [--no-measures]\n');
+  process.stdout.write(
+    'Usage: npm run bench -- [--duration S=5] [--rounds N=3] [--connections N=50] [--only TEXT] [--quick] [--no-measures]\n',
+  );
   process.exit(0);
 }
 
@@ -67,7 +79,12 @@ function ensureFreshDist() {
   } catch {
     // missing: build
   }
-  const newest = Math.max(0, ...readdirSync('src', { recursive: true }).filter((f) => String(f).endsWith('.ts')).map((f) => statSync(join('src', String(f))).mtimeMs));
+  const newest = Math.max(
+    0,
+    ...readdirSync('src', { recursive: true })
+      .filter((f) => String(f).endsWith('.ts'))
+      .map((f) => statSync(join('src', String(f))).mtimeMs),
+  );
   if (built >= newest) return false;
   say('dist/ is older than src/: npm run build');
   const result = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 2, 2] });
@@ -105,7 +122,9 @@ let rebuilds = 0;
 try {
   if (ensureFreshDist()) rebuilds++;
 } catch (error) {
-  say(`${error.message}: src/ does not compile right now, and the benchmark measures the compiled dist/ (the CLI would run src/ through tsx, sim embedded an older dist/)`);
+  say(
+    `${error.message}: src/ does not compile right now, and the benchmark measures the compiled dist/ (the CLI would run src/ through tsx, sim embedded an older dist/)`,
+  );
   process.exit(1);
 }
 
@@ -150,9 +169,16 @@ process.on('exit', () => rmSync(ctx.tmp, { recursive: true, force: true }));
 const processes = new Map();
 
 function probeFor(id) {
-  const workload = WORKLOADS.find((w) => w.targets.includes(id) && (selected.get(w.id)?.includes(id) ?? false)) ?? WORKLOADS.find((w) => w.targets.includes(id) || w.source === id);
+  const workload =
+    WORKLOADS.find((w) => w.targets.includes(id) && (selected.get(w.id)?.includes(id) ?? false)) ??
+    WORKLOADS.find((w) => w.targets.includes(id) || w.source === id);
   const request = workload.rotate ? workload.rotate.sample[0] : workload.requests[0];
-  return { url: `http://127.0.0.1:${ctx.ports[id]}${request.path}`, method: request.method, headers: request.headers, body: request.body };
+  return {
+    url: `http://127.0.0.1:${ctx.ports[id]}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  };
 }
 
 async function startTarget(id) {
@@ -178,14 +204,21 @@ async function startTarget(id) {
     ctx.ports[id] = await freePort();
     const spec = target.start(ctx, ctx.ports[id]);
     // src/ may be edited while targets start: each simulator should run freshly compiled code, not tsx.
-    if (spec.args.some((arg) => arg.includes('session-agent-sim.js') || arg.includes('sim-embedded.mjs')) && ensureFreshDist()) rebuilds++;
+    if (
+      spec.args.some((arg) => arg.includes('session-agent-sim.js') || arg.includes('sim-embedded.mjs')) &&
+      ensureFreshDist()
+    )
+      rebuilds++;
     const command = spec.command.includes('/') && !isAbsolute(spec.command) ? join(root, spec.command) : spec.command;
     const logFile = join(ctx.tmp, `${id}.log`);
     const startedAt = performance.now();
     const child = start({ command, args: spec.args, cwd: spec.cwd ?? root, env: spec.env, logFile });
     entry.pid = child.pid;
     try {
-      entry.startupMs = await waitForAnswer(child, probeFor(id), { startedAt, deadlineMs: target.deadlineMs ?? 60_000 });
+      entry.startupMs = await waitForAnswer(child, probeFor(id), {
+        startedAt,
+        deadlineMs: target.deadlineMs ?? 60_000,
+      });
     } catch (error) {
       const tail = logTail(logFile);
       await stop(child);
@@ -202,7 +235,9 @@ async function startTarget(id) {
 }
 
 const plannedCells = [...selected.values()].reduce((n, t) => n + t.length, 0);
-say(`${plannedCells} cells × ${rounds} round(s) × ${duration} s, ${connections} connections; starting ${needed.size} target process(es) in ${ctx.tmp}`);
+say(
+  `${plannedCells} cells × ${rounds} round(s) × ${duration} s, ${connections} connections; starting ${needed.size} target process(es) in ${ctx.tmp}`,
+);
 
 const order = TARGETS.map((t) => t.id).filter((id) => needed.has(id));
 const phaseA = order.filter((id) => !TARGET_BY_ID.get(id).fixtures && !TARGET_BY_ID.get(id).needs);
@@ -220,15 +255,27 @@ for (const workload of WORKLOADS) {
   }
 }
 try {
-  const sets = await captureFixtures(ctx, WORKLOADS.filter((w) => selected.has(w.id)));
-  say(`fixtures captured: ${Object.entries(sets).map(([set, list]) => `${set} ${list.length}`).join(', ') || 'none needed'}`);
+  const sets = await captureFixtures(
+    ctx,
+    WORKLOADS.filter((w) => selected.has(w.id)),
+  );
+  say(
+    `fixtures captured: ${
+      Object.entries(sets)
+        .map(([set, list]) => `${set} ${list.length}`)
+        .join(', ') || 'none needed'
+    }`,
+  );
 } catch (error) {
   notes.push(`Fixtures could not be captured: ${error.message}`);
   say(`fixtures: ${error.message}`);
 }
 for (const id of phaseB) await startTarget(id);
 
-if (rebuilds) notes.push(`dist/ was older than src/ (src/ is being edited) and was rebuilt ${rebuilds === 1 ? 'once' : `${rebuilds} times`} while the targets started; each simulator target runs the dist/ compiled just before it started.`);
+if (rebuilds)
+  notes.push(
+    `dist/ was older than src/ (src/ is being edited) and was rebuilt ${rebuilds === 1 ? 'once' : `${rebuilds} times`} while the targets started; each simulator target runs the dist/ compiled just before it started.`,
+  );
 
 // ---- the matrix
 
@@ -237,7 +284,10 @@ const cells = [];
 for (const workload of WORKLOADS) {
   for (const target of selected.get(workload.id) ?? []) {
     if (live(target)) cells.push({ workload, target });
-    else if (!unavailable.has(target)) skipped.push(`${workload.name} · ${TARGET_BY_ID.get(target).name}: not run (${processes.get(target)?.status ?? 'not started'}).`);
+    else if (!unavailable.has(target))
+      skipped.push(
+        `${workload.name} · ${TARGET_BY_ID.get(target).name}: not run (${processes.get(target)?.status ?? 'not started'}).`,
+      );
   }
 }
 
@@ -247,13 +297,17 @@ async function answersOf(workload, target) {
   for (const request of sampleRequests(workload)) list.push(await answerOf(ctx.ports[target], request));
   return list;
 }
-for (const { workload, target } of cells) checks.set(`${workload.id}/${target}`, { before: await answersOf(workload, target) });
+for (const { workload, target } of cells)
+  checks.set(`${workload.id}/${target}`, { before: await answersOf(workload, target) });
 // The reference simulator answers even when its own cell was filtered out (it runs as a fixture source).
 const references = new Map();
 for (const workload of WORKLOADS) {
   const reference = workload.compareTo ?? workload.source;
   if (!reference || !live(reference) || !cells.some((c) => c.workload === workload)) continue;
-  references.set(workload.id, checks.get(`${workload.id}/${reference}`)?.before ?? (await answersOf(workload, reference)));
+  references.set(
+    workload.id,
+    checks.get(`${workload.id}/${reference}`)?.before ?? (await answersOf(workload, reference)),
+  );
 }
 
 // An idle target that still burns CPU (a timer, a JIT, a file watcher) takes it from whichever target is
@@ -268,7 +322,10 @@ const ticksNow = () => new Map(liveEntries().map((p) => [p.id, cpuTicks(p.pid)])
   const after = ticksNow();
   for (const [id, ticks] of after) processes.get(id).idleCpu = (ticks - before.get(id)) / 3;
   const busy = [...after.keys()].filter((id) => processes.get(id).idleCpu > 3);
-  if (busy.length) notes.push(`Busy while idle (over 3 % of a core with no load, measured for 3 s before round 1): ${busy.map((id) => `${TARGET_BY_ID.get(id).name} ${processes.get(id).idleCpu.toFixed(0)} %`).join(', ')}.`);
+  if (busy.length)
+    notes.push(
+      `Busy while idle (over 3 % of a core with no load, measured for 3 s before round 1): ${busy.map((id) => `${TARGET_BY_ID.get(id).name} ${processes.get(id).idleCpu.toFixed(0)} %`).join(', ')}.`,
+    );
 }
 const background = new Map();
 const outside = { ticks: 0, steal: 0, seconds: 0 };
@@ -302,7 +359,10 @@ function noteNeighbours(workload, target, round, before, after, seconds) {
 }
 
 const runs = new Map();
-const byWorkload = WORKLOADS.map((w) => ({ workload: w, targets: cells.filter((c) => c.workload === w).map((c) => c.target) })).filter((w) => w.targets.length);
+const byWorkload = WORKLOADS.map((w) => ({
+  workload: w,
+  targets: cells.filter((c) => c.workload === w).map((c) => c.target),
+})).filter((w) => w.targets.length);
 for (let round = 0; round < rounds; round++) {
   for (const { workload, targets } of byWorkload) {
     // Rotating the order spreads any advantage of going first (or right after a heavy cell) over targets.
@@ -312,7 +372,9 @@ for (let round = 0; round < rounds; round++) {
       const { pid } = processes.get(target);
       const port = ctx.ports[target];
       if (!live(target) || processes.get(target).child.exitCode !== null) {
-        say(`round ${round + 1}/${rounds} ${workload.id} · ${TARGET_BY_ID.get(target).name}: the process has exited; cell skipped`);
+        say(
+          `round ${round + 1}/${rounds} ${workload.id} · ${TARGET_BY_ID.get(target).name}: the process has exited; cell skipped`,
+        );
         continue;
       }
       if (round === 0) {
@@ -343,7 +405,8 @@ if (outside.seconds > 0) {
       `${((100 * outside.steal) / 100 / outside.seconds / cores).toFixed(1)} % of the ${cores} cores on average (cells where other targets, outside processes or steal took over ${DISTURBED} of a core are listed under their workload).`,
   );
 }
-for (const { workload, target } of cells) checks.get(`${workload.id}/${target}`).after = await answersOf(workload, target);
+for (const { workload, target } of cells)
+  checks.get(`${workload.id}/${target}`).after = await answersOf(workload, target);
 for (const entry of processes.values()) if (entry.pid) entry.peakRssMiB = peakRssMiB(entry.pid);
 say(`stopping ${[...processes.values()].filter((p) => p.child).length} target process(es)`);
 await stopAll();
@@ -364,10 +427,20 @@ function checkText(workload, target) {
     const want = references.get(workload.id);
     const differs = check.before.findIndex((a, i) => !sameAnswer(a, want[i]));
     if (differs === -1) same = `same bytes as ${TARGET_BY_ID.get(reference).name}`;
-    else problems.push(`differs from ${TARGET_BY_ID.get(reference).name}: ${difference(check.before[differs], want[differs])}`);
+    else
+      problems.push(
+        `differs from ${TARGET_BY_ID.get(reference).name}: ${difference(check.before[differs], want[differs])}`,
+      );
   }
   const changed = check.after && check.after.some((a, i) => !sameAnswer(a, check.before[i]));
-  const text = [...problems.map((p) => `✗ ${p}`), same && `✓ ${same}`, !problems.length && !same && '✓ 2xx', changed && 'answer changed during the run'].filter(Boolean).join('; ');
+  const text = [
+    ...problems.map((p) => `✗ ${p}`),
+    same && `✓ ${same}`,
+    !problems.length && !same && '✓ 2xx',
+    changed && 'answer changed during the run',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return { text, ok: problems.length === 0 };
 }
 
@@ -387,27 +460,48 @@ const workloadsOut = byWorkload.map(({ workload, targets }) => {
     ['peer', workload.refs.peer],
   ].filter(([, id]) => id);
   const disturbed = background.get(workload.id) ?? [];
-  const remarks = disturbed.length ? [`Disturbed cells (cores taken meanwhile by other targets, by processes outside the benchmark, or stolen by the hypervisor): ${disturbed.join('; ')}.`] : [];
+  const remarks = disturbed.length
+    ? [
+        `Disturbed cells (cores taken meanwhile by other targets, by processes outside the benchmark, or stolen by the hypervisor): ${disturbed.join('; ')}.`,
+      ]
+    : [];
   const rows = targets.map((target) => {
     const stats = summarise(runs, `${workload.id}/${target}`);
     const check = checkText(workload, target);
-    const errorsText = stats.problems ? `${stats.problems.toLocaleString('en-US')} (${[stats.timeouts && `${stats.timeouts} timeouts`, stats.errors - stats.timeouts && `${stats.errors - stats.timeouts} socket errors`, stats.non2xx && `${stats.non2xx} non-2xx`].filter(Boolean).join(', ')})` : '0';
+    const errorsText = stats.problems
+      ? `${stats.problems.toLocaleString('en-US')} (${[stats.timeouts && `${stats.timeouts} timeouts`, stats.errors - stats.timeouts && `${stats.errors - stats.timeouts} socket errors`, stats.non2xx && `${stats.non2xx} non-2xx`].filter(Boolean).join(', ')})`
+      : '0';
     if (stats.rounds < rounds) remarks.push(`${nameOf(target)} ran ${stats.rounds} of ${rounds} rounds.`);
     return {
       name: nameOf(target),
       ...stats,
       errorsText,
       flagged: stats.problems > 0 || !check.ok,
-      ratios: columns.map(([, ref]) => (runs.has(`${workload.id}/${ref}`) ? ratio(runs, workload.id, target, ref) : NaN)),
+      ratios: columns.map(([, ref]) =>
+        runs.has(`${workload.id}/${ref}`) ? ratio(runs, workload.id, target, ref) : NaN,
+      ),
       check: check.text,
     };
   });
-  return { name: workload.name, note: `Request: ${workload.note}`, ratioColumns: columns.map(([, id]) => nameOf(id)), rows, remarks };
+  return {
+    name: workload.name,
+    note: `Request: ${workload.note}`,
+    ratioColumns: columns.map(([, id]) => nameOf(id)),
+    rows,
+    remarks,
+  };
 });
 
-const criteria = judge(CRITERIA, runs, { nameOf, cellOk, workloadName: (id) => WORKLOADS.find((w) => w.id === id).short });
+const criteria = judge(CRITERIA, runs, {
+  nameOf,
+  cellOk,
+  workloadName: (id) => WORKLOADS.find((w) => w.id === id).short,
+});
 say('targets:');
-for (const c of criteria) process.stderr.write(`  ${c.met ? '✅' : '❌'} ${c.label}: ${c.measured} (target ${c.goal})${c.note ? ` ${c.note}` : ''}\n`);
+for (const c of criteria)
+  process.stderr.write(
+    `  ${c.met ? '✅' : '❌'} ${c.label}: ${c.measured} (target ${c.goal})${c.note ? ` ${c.note}` : ''}\n`,
+  );
 
 // ---- measures, after every target is gone: they share the same two cores
 
@@ -438,7 +532,16 @@ writeReport(join(root, 'bench', 'results.md'), {
   criteria,
   workloads: workloadsOut,
   skipped,
-  processes: [...processes.values()].map((p) => ({ name: p.name, pid: p.pid, startupMs: p.startupMs, peakRssMiB: p.peakRssMiB, idleCpu: p.idleCpu, status: p.status })),
+  processes: [...processes.values()].map((p) => ({
+    name: p.name,
+    pid: p.pid,
+    startupMs: p.startupMs,
+    peakRssMiB: p.peakRssMiB,
+    idleCpu: p.idleCpu,
+    status: p.status,
+  })),
   measures,
 });
-say(`wrote bench/results.md: ${criteria.filter((c) => c.met).length} of ${criteria.length} targets met; ${Math.floor(wall / 60)} min ${Math.round(wall % 60)} s`);
+say(
+  `wrote bench/results.md: ${criteria.filter((c) => c.met).length} of ${criteria.length} targets met; ${Math.floor(wall / 60)} min ${Math.round(wall % 60)} s`,
+);

@@ -47,7 +47,16 @@ const PARTITIONS = Number(opts.partitions);
 const SUBSCRIBERS = Number(opts.subscribers);
 const MAX_SLOPE = Number(opts['max-slope']);
 const MAX_RSS_SLOPE = Number(opts['max-rss-slope']);
-for (const [name, value] of Object.entries({ MINUTES, INTERVAL_MS, CLIENTS, RATE, PARTITIONS, SUBSCRIBERS, MAX_SLOPE, MAX_RSS_SLOPE })) {
+for (const [name, value] of Object.entries({
+  MINUTES,
+  INTERVAL_MS,
+  CLIENTS,
+  RATE,
+  PARTITIONS,
+  SUBSCRIBERS,
+  MAX_SLOPE,
+  MAX_RSS_SLOPE,
+})) {
   if (!Number.isFinite(value) || value < 0) throw new Error(`soak: ${name} must be a non-negative number`);
 }
 const DURATION_MS = MINUTES * 60_000;
@@ -60,7 +69,14 @@ const WARMUP_MS = Math.min(240_000, DURATION_MS * 0.4);
 // Fewer minutes than this after the warm-up and the slopes are printed but not held to the limit: too short to tell.
 const MIN_FIT_MS = 3 * 60_000;
 const REQUEST_TIMEOUT_MS = 10_000;
-const SCENARIOS = ['busy-session', 'forms-settling', 'message-paging', 'oauth-pending-then-complete', 'oauth-expires', 'shell-timeout'];
+const SCENARIOS = [
+  'busy-session',
+  'forms-settling',
+  'message-paging',
+  'oauth-pending-then-complete',
+  'oauth-expires',
+  'shell-timeout',
+];
 // The control plane, round robin over the partitions: each is advanced every ~4 s, reset every ~2 min and
 // switched every ~2.7 min (every other switch back to `default`, whose ids the valid requests use).
 const ADVANCE_EVERY_MS = 500;
@@ -86,9 +102,14 @@ function distIsCurrent() {
   return compiled >= newest;
 }
 const fromDist = distIsCurrent();
-const { startServer } = fromDist ? await import('../dist/app-exports.js') : await tsImport('../src/app-exports.ts', import.meta.url);
+const { startServer } = fromDist
+  ? await import('../dist/app-exports.js')
+  : await tsImport('../src/app-exports.ts', import.meta.url);
 const { validRequests } = await tsImport('../test/support/requests.ts', import.meta.url);
-const { declaredStatuses, specProblems, eventProblems } = await tsImport('../test/support/spec-validator.ts', import.meta.url);
+const { declaredStatuses, specProblems, eventProblems } = await tsImport(
+  '../test/support/spec-validator.ts',
+  import.meta.url,
+);
 
 // ---- helpers
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -141,7 +162,17 @@ const stats = {
   errors: 0,
   errorKinds: {},
   errorSamples: [],
-  subscribers: { connections: 0, reconnects: 0, frames: 0, heartbeats: 0, bytes: 0, disposed: 0, endedByServer: 0, badFrames: 0, frameTypes: {} },
+  subscribers: {
+    connections: 0,
+    reconnects: 0,
+    frames: 0,
+    heartbeats: 0,
+    bytes: 0,
+    disposed: 0,
+    endedByServer: 0,
+    badFrames: 0,
+    frameTypes: {},
+  },
 };
 const logLines = [];
 let errLines = 0;
@@ -178,14 +209,27 @@ const pause = (ms) => delay(ms, undefined, { signal: stop.signal }).catch(() => 
 /** One request on the keep-alive agent: status, headers, body text; a connection error or a timeout rejects. */
 function send({ method, path, body, partition, prefix }) {
   return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers =
+      body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
     if (!prefix) headers['x-sim-partition'] = partition;
-    const req = http.request({ host: base.hostname, port: base.port, method, path: prefix ? `/__partition/${partition}${path}` : path, headers, agent }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: prefix ? `/__partition/${partition}${path}` : path,
+        headers,
+        agent,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
     req.on('error', (e) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
     req.end(body);
@@ -238,11 +282,18 @@ async function client() {
     if (res.status >= 500) problems.push('5xx');
     if (!op.declared.has(res.status)) problems.push('undeclared status');
     if (res.headers['x-sim-operation'] !== op.operationId) problems.push(`routed to ${res.headers['x-sim-operation']}`);
-    if (res.headers['x-sim-violations'] !== undefined) problems.push(`x-sim-violations ${res.headers['x-sim-violations']}`);
+    if (res.headers['x-sim-violations'] !== undefined)
+      problems.push(`x-sim-violations ${res.headers['x-sim-violations']}`);
     if (layer === 'validation' || layer === 'simulator') problems.push(`answered by the ${layer} layer`);
-    if (problems.length === 0) problems.push(...specProblems(op.operationId, res.status, res.status === 204 ? undefined : body, res.headers['content-type']));
+    if (problems.length === 0)
+      problems.push(
+        ...specProblems(op.operationId, res.status, res.status === 204 ? undefined : body, res.headers['content-type']),
+      );
     if (problems.length > 0) {
-      error('unexpected answer', `${op.method} ${op.path} (${partition}) → ${res.status} ${layer}: ${problems.join('; ')} ${res.text.slice(0, 200)}`);
+      error(
+        'unexpected answer',
+        `${op.method} ${op.path} (${partition}) → ${res.status} ${layer}: ${problems.join('; ')} ${res.text.slice(0, 200)}`,
+      );
     } else if (res.status >= 400) {
       bump(stats.expected4xx, `${op.operationId} ${res.status} ${body?._tag ?? body?.name}`);
     }
@@ -252,7 +303,13 @@ async function client() {
 // ---- control plane
 async function control(kind, partition, method, path, body) {
   try {
-    const res = await send({ method, path, body: body === undefined ? undefined : JSON.stringify(body), partition, prefix: false });
+    const res = await send({
+      method,
+      path,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      partition,
+      prefix: false,
+    });
     if (res.status !== 200) {
       stats.control.failed++;
       error('control', `${method} ${path} (${partition}) → ${res.status} ${res.text.slice(0, 200)}`);
@@ -277,8 +334,12 @@ function every(ms, offset, task) {
     })(),
   );
 }
-every(ADVANCE_EVERY_MS, 0, (i) => control('advances', partitionNames[i % PARTITIONS], 'POST', '/__sim/clock/advance', { by: ADVANCE_BY }));
-every(RESET_EVERY_MS, RESET_EVERY_MS / 2, (i) => control('resets', partitionNames[(i * 3) % PARTITIONS], 'POST', '/__sim/reset'));
+every(ADVANCE_EVERY_MS, 0, (i) =>
+  control('advances', partitionNames[i % PARTITIONS], 'POST', '/__sim/clock/advance', { by: ADVANCE_BY }),
+);
+every(RESET_EVERY_MS, RESET_EVERY_MS / 2, (i) =>
+  control('resets', partitionNames[(i * 3) % PARTITIONS], 'POST', '/__sim/reset'),
+);
 const switches = new Map();
 every(SWITCH_EVERY_MS, SWITCH_EVERY_MS / 3, (i) => {
   // Each partition goes to another scenario, then back to default, then to the next other one, …
@@ -339,7 +400,8 @@ function subscribe(sub) {
         stats.subscribers.frames++;
         bump(stats.subscribers.frameTypes, event.type);
         if (event.type === 'global.disposed') stats.subscribers.disposed++;
-        if (first && event.type !== 'server.connected') error('event frame', `${sub.partition}: first frame is ${event.type}`);
+        if (first && event.type !== 'server.connected')
+          error('event frame', `${sub.partition}: first frame is ${event.type}`);
         first = false;
         if (sub.checks) {
           const problems = eventProblems(event);
@@ -373,11 +435,14 @@ function subscribe(sub) {
     req.destroy();
   };
   if (sub.reconnects) {
-    sub.hangUpTimer = setTimeout(() => {
-      sub.hangUp();
-      stats.subscribers.reconnects++;
-      sub.retryTimer = setTimeout(() => subscribe(sub), 50 + rand() * 450);
-    }, 3000 + rand() * 12_000);
+    sub.hangUpTimer = setTimeout(
+      () => {
+        sub.hangUp();
+        stats.subscribers.reconnects++;
+        sub.retryTimer = setTimeout(() => subscribe(sub), 50 + rand() * 450);
+      },
+      3000 + rand() * 12_000,
+    );
   }
 }
 for (const sub of subscribers) subscribe(sub);
@@ -395,15 +460,33 @@ const simStats = () => {
 };
 const samples = [];
 /** Committed size of V8's heap spaces: where RSS that is not live heap sits. */
-const spaces = () => Object.fromEntries(v8.getHeapSpaceStatistics().filter((s) => s.space_size > MB).map((s) => [s.space_name.replace(/_space$/, ''), mb(s.space_size)]));
+const spaces = () =>
+  Object.fromEntries(
+    v8
+      .getHeapSpaceStatistics()
+      .filter((s) => s.space_size > MB)
+      .map((s) => [s.space_name.replace(/_space$/, ''), mb(s.space_size)]),
+  );
 let lastRequests = 0;
 function sample() {
   global.gc?.();
   const m = process.memoryUsage();
   const t = performance.now() - started;
-  const s = { t: Math.round(t / 1000), rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), native: mb(m.rss - m.heapTotal), ...spaces(), requests: stats.requests, ...simStats() };
+  const s = {
+    t: Math.round(t / 1000),
+    rss: mb(m.rss),
+    heapUsed: mb(m.heapUsed),
+    heapTotal: mb(m.heapTotal),
+    external: mb(m.external),
+    native: mb(m.rss - m.heapTotal),
+    ...spaces(),
+    requests: stats.requests,
+    ...simStats(),
+  };
   samples.push(s);
-  const rps = Math.round((stats.requests - lastRequests) / (samples.length > 1 ? (s.t - samples[samples.length - 2].t) : Math.max(1, s.t)));
+  const rps = Math.round(
+    (stats.requests - lastRequests) / (samples.length > 1 ? s.t - samples[samples.length - 2].t : Math.max(1, s.t)),
+  );
   lastRequests = stats.requests;
   const open = subscribers.filter((x) => x.open).length;
   console.log(
@@ -411,7 +494,9 @@ function sample() {
       `requests ${s.requests}  frames ${stats.subscribers.frames}  open streams ${open} (sim ${s.subscribersInSim})  errors ${stats.errors + errLines}`,
   );
 }
-console.log(`soak: ${MINUTES} min, ${CLIENTS} clients (cap ${RATE || '∞'} req/s), ${PARTITIONS} partitions, ${SUBSCRIBERS} subscribers; simulator from ${fromDist ? 'dist/' : 'src/ (tsx)'} at ${sim.url}, up in ${Math.round(startupMs)} ms; gc ${global.gc ? 'forced before each sample' : 'not exposed (run with --expose-gc)'}`);
+console.log(
+  `soak: ${MINUTES} min, ${CLIENTS} clients (cap ${RATE || '∞'} req/s), ${PARTITIONS} partitions, ${SUBSCRIBERS} subscribers; simulator from ${fromDist ? 'dist/' : 'src/ (tsx)'} at ${sim.url}, up in ${Math.round(startupMs)} ms; gc ${global.gc ? 'forced before each sample' : 'not exposed (run with --expose-gc)'}`,
+);
 sample();
 const sampler = setInterval(sample, INTERVAL_MS);
 await sleep(DURATION_MS);
@@ -449,7 +534,11 @@ for (const type of new Set([...Object.keys(handlesBefore), ...Object.keys(handle
 const MEASURES = { rss: 'RSS', heapUsed: 'heapUsed', native: 'rss - heapTotal', heapTotal: 'heapTotal' };
 const slopesFrom = (ms) => {
   const window = samples.filter((s) => s.t * 1000 >= ms);
-  return { from: ms / 1000, samples: window.length, ...Object.fromEntries(Object.keys(MEASURES).map((k) => [k, fit(window.map((s) => ({ x: s.t / 60, y: s[k] })))])) };
+  return {
+    from: ms / 1000,
+    samples: window.length,
+    ...Object.fromEntries(Object.keys(MEASURES).map((k) => [k, fit(window.map((s) => ({ x: s.t / 60, y: s[k] })))])),
+  };
 };
 const settled = slopesFrom(WARMUP_MS);
 const early = slopesFrom(Math.min(120_000, WARMUP_MS));
@@ -461,23 +550,56 @@ const failures = [];
 if (stats.errors > 0) failures.push(`${stats.errors} errors`);
 if (errLines > 0) failures.push(`${errLines} [err_…] log lines`);
 if (Object.keys(handleDiff).length > 0) failures.push(`handles differ: ${JSON.stringify(handleDiff)}`);
-if (subscribersLeft !== 0) failures.push(`${subscribersLeft} subscribers still held by the simulator after every client hung up`);
+if (subscribersLeft !== 0)
+  failures.push(`${subscribersLeft} subscribers still held by the simulator after every client hung up`);
 for (const [k, limit] of slopeGated ? Object.entries(LIMITS) : []) {
-  if (!(settled[k].slope <= limit)) failures.push(`${MEASURES[k]} slope ${settled[k].slope.toFixed(2)} MB/min > ${limit}`);
+  if (!(settled[k].slope <= limit))
+    failures.push(`${MEASURES[k]} slope ${settled[k].slope.toFixed(2)} MB/min > ${limit}`);
 }
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
-const slopesJson = (w) => ({ fromS: w.from, samples: w.samples, ...Object.fromEntries(Object.keys(MEASURES).map((k) => [k, { slope: round3(w[k].slope), stdErr: round3(w[k].se) }])) });
-const slopesText = (w) => Object.keys(MEASURES).map((k) => `${MEASURES[k]} ${w[k].slope.toFixed(3)} ± ${w[k].se.toFixed(3)}`).join(', ');
+const slopesJson = (w) => ({
+  fromS: w.from,
+  samples: w.samples,
+  ...Object.fromEntries(Object.keys(MEASURES).map((k) => [k, { slope: round3(w[k].slope), stdErr: round3(w[k].se) }])),
+});
+const slopesText = (w) =>
+  Object.keys(MEASURES)
+    .map((k) => `${MEASURES[k]} ${w[k].slope.toFixed(3)} ± ${w[k].se.toFixed(3)}`)
+    .join(', ');
 const summary = {
   date: new Date().toISOString(),
   node: process.version,
   simulator: fromDist ? 'dist' : 'src (tsx)',
-  config: { minutes: MINUTES, intervalS: INTERVAL_MS / 1000, clients: CLIENTS, rateCap: RATE, partitions: PARTITIONS, subscribers: SUBSCRIBERS, warmupS: WARMUP_MS / 1000, maxSlopeMBPerMin: LIMITS, gc: Boolean(global.gc) },
-  requests: { total: stats.requests, keepAliveRetries: stats.keepAliveRetries, perSecond: Math.round(stats.requests / elapsedS), byClass: stats.byClass, byStatus: stats.byStatus, operations: Object.keys(stats.byOperation).length, expected4xx: stats.expected4xx },
+  config: {
+    minutes: MINUTES,
+    intervalS: INTERVAL_MS / 1000,
+    clients: CLIENTS,
+    rateCap: RATE,
+    partitions: PARTITIONS,
+    subscribers: SUBSCRIBERS,
+    warmupS: WARMUP_MS / 1000,
+    maxSlopeMBPerMin: LIMITS,
+    gc: Boolean(global.gc),
+  },
+  requests: {
+    total: stats.requests,
+    keepAliveRetries: stats.keepAliveRetries,
+    perSecond: Math.round(stats.requests / elapsedS),
+    byClass: stats.byClass,
+    byStatus: stats.byStatus,
+    operations: Object.keys(stats.byOperation).length,
+    expected4xx: stats.expected4xx,
+  },
   control: stats.control,
   subscribers: { ...stats.subscribers, droppedBySim: beforeClose.droppedBySim, heldBySimAfterHangUp: subscribersLeft },
-  errors: { total: stats.errors, kinds: stats.errorKinds, samples: stats.errorSamples, errLogLines: errLines, log: logLines },
+  errors: {
+    total: stats.errors,
+    kinds: stats.errorKinds,
+    samples: stats.errorSamples,
+    errLogLines: errLines,
+    log: logLines,
+  },
   memory: {
     rssStart: rss[0],
     rssEnd: rss[rss.length - 1],
@@ -497,23 +619,58 @@ const summary = {
 
 const line = (k, v) => console.log(`${k.padEnd(22)} ${v}`);
 console.log('');
-line('duration', `${elapsedS.toFixed(0)} s (warm-up ${WARMUP_MS / 1000} s), simulator up in ${Math.round(startupMs)} ms`);
-line('requests', `${stats.requests} (${summary.requests.perSecond}/s) over ${summary.requests.operations} operations × ${PARTITIONS} partitions; ${stats.keepAliveRetries} resent after a keep-alive race`);
+line(
+  'duration',
+  `${elapsedS.toFixed(0)} s (warm-up ${WARMUP_MS / 1000} s), simulator up in ${Math.round(startupMs)} ms`,
+);
+line(
+  'requests',
+  `${stats.requests} (${summary.requests.perSecond}/s) over ${summary.requests.operations} operations × ${PARTITIONS} partitions; ${stats.keepAliveRetries} resent after a keep-alive race`,
+);
 line('by class', JSON.stringify(stats.byClass));
 line('by status', JSON.stringify(stats.byStatus));
-line('expected 4xx', Object.entries(stats.expected4xx).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`).join(', ') || 'none');
-line('control', `${stats.control.advances} advances (by ${ADVANCE_BY}), ${stats.control.resets} resets, ${stats.control.switches} scenario switches, ${stats.control.failed} failed`);
-line('subscribers', `${SUBSCRIBERS} (${stats.subscribers.connections} connections, ${stats.subscribers.reconnects} hang-ups and resubscriptions, ${stats.subscribers.endedByServer} ended by the simulator, ${beforeClose.droppedBySim} dropped as slow)`);
-line('frames', `${stats.subscribers.frames} events (${stats.subscribers.disposed} global.disposed), ${stats.subscribers.heartbeats} heartbeats, ${mb(stats.subscribers.bytes)} MB`);
-line('RSS', `start ${rss[0]} MB, end ${rss[rss.length - 1]} MB, min ${Math.min(...rss)} MB, max ${Math.max(...rss)} MB`);
+line(
+  'expected 4xx',
+  Object.entries(stats.expected4xx)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ×${v}`)
+    .join(', ') || 'none',
+);
+line(
+  'control',
+  `${stats.control.advances} advances (by ${ADVANCE_BY}), ${stats.control.resets} resets, ${stats.control.switches} scenario switches, ${stats.control.failed} failed`,
+);
+line(
+  'subscribers',
+  `${SUBSCRIBERS} (${stats.subscribers.connections} connections, ${stats.subscribers.reconnects} hang-ups and resubscriptions, ${stats.subscribers.endedByServer} ended by the simulator, ${beforeClose.droppedBySim} dropped as slow)`,
+);
+line(
+  'frames',
+  `${stats.subscribers.frames} events (${stats.subscribers.disposed} global.disposed), ${stats.subscribers.heartbeats} heartbeats, ${mb(stats.subscribers.bytes)} MB`,
+);
+line(
+  'RSS',
+  `start ${rss[0]} MB, end ${rss[rss.length - 1]} MB, min ${Math.min(...rss)} MB, max ${Math.max(...rss)} MB`,
+);
 line(
   `slope from ${settled.from} s`,
   `${slopesText(settled)} MB/min (least squares ± std. error, ${settled.samples} samples; ` +
-    (slopeGated ? `limits ${Object.entries(LIMITS).map(([k, v]) => `${MEASURES[k]} ${v}`).join(', ')} MB/min)` : `not held to the limits: under ${MIN_FIT_MS / 60_000} min after the warm-up)`),
+    (slopeGated
+      ? `limits ${Object.entries(LIMITS)
+          .map(([k, v]) => `${MEASURES[k]} ${v}`)
+          .join(', ')} MB/min)`
+      : `not held to the limits: under ${MIN_FIT_MS / 60_000} min after the warm-up)`),
 );
-if (early.from !== settled.from) line(`slope from ${early.from} s`, `${slopesText(early)} MB/min (${early.samples} samples; for reference)`);
-line('handles', `before ${JSON.stringify(handlesBefore)}, after ${JSON.stringify(handlesAfter)}, diff ${JSON.stringify(handleDiff)}`);
-line('errors', `${stats.errors} ${JSON.stringify(stats.errorKinds)}; [err_] log lines ${errLines}; log lines ${logLines.length}`);
+if (early.from !== settled.from)
+  line(`slope from ${early.from} s`, `${slopesText(early)} MB/min (${early.samples} samples; for reference)`);
+line(
+  'handles',
+  `before ${JSON.stringify(handlesBefore)}, after ${JSON.stringify(handlesAfter)}, diff ${JSON.stringify(handleDiff)}`,
+);
+line(
+  'errors',
+  `${stats.errors} ${JSON.stringify(stats.errorKinds)}; [err_] log lines ${errLines}; log lines ${logLines.length}`,
+);
 for (const s of stats.errorSamples) console.log(`  ${s}`);
 for (const l of logLines.slice(0, 10)) console.log(`  log: ${l}`);
 line('result', failures.length === 0 ? 'PASS' : `FAIL: ${failures.join('; ')}`);

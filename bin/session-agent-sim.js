@@ -55,7 +55,9 @@ if (compiled !== undefined && (sources === undefined || compiled >= sources)) {
 } else if (sources !== undefined && (await runSources())) {
   // ran the sources
 } else if (compiled !== undefined) {
-  process.stderr.write('session-agent-sim: dist/ is older than src/ and tsx is not installed; running dist/ (npm run build updates it)\n');
+  process.stderr.write(
+    'session-agent-sim: dist/ is older than src/ and tsx is not installed; running dist/ (npm run build updates it)\n',
+  );
   await import('../dist/cli.js');
 } else {
   process.stderr.write('session-agent-sim: dist/cli.js is missing: run `npm run build` (or reinstall the package)\n');

@@ -38,7 +38,11 @@ export function createApi(root, initialPartition = 'default') {
     async call(method, path, body) {
       const headers = { 'x-sim-partition': partition };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${root}/__sim/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${root}/__sim/${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       let data;
       try {
@@ -51,7 +55,9 @@ export function createApi(root, initialPartition = 'default') {
     },
     /** EventSource cannot send headers: the partition goes in the path. */
     liveUrl() {
-      return partition === 'default' ? `${root}/__sim/live` : `${root}/__partition/${encodeURIComponent(partition)}/__sim/live`;
+      return partition === 'default'
+        ? `${root}/__sim/live`
+        : `${root}/__partition/${encodeURIComponent(partition)}/__sim/live`;
     },
   };
 }

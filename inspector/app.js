@@ -44,7 +44,13 @@ setInterval(() => clock.realTime && showClock(), 1000);
 
 function toast(error) {
   const tag = error?.tag;
-  const el = h('div', { class: 'toast' }, h('strong', null, tag ? `${tag}` : 'Failed'), h('span', null, error?.message ?? String(error)), error?.hint ? h('span', { class: 'hint' }, error.hint) : null);
+  const el = h(
+    'div',
+    { class: 'toast' },
+    h('strong', null, tag ? `${tag}` : 'Failed'),
+    h('span', null, error?.message ?? String(error)),
+    error?.hint ? h('span', { class: 'hint' }, error.hint) : null,
+  );
   $('toasts').append(el);
   setTimeout(() => el.remove(), 8000);
 }
@@ -228,7 +234,8 @@ async function advance(by) {
   if (answer) setClock(answer.now, answer.realTime);
   return answer;
 }
-for (const button of document.querySelectorAll('[data-by]')) button.addEventListener('click', () => void advance(button.dataset.by));
+for (const button of document.querySelectorAll('[data-by]'))
+  button.addEventListener('click', () => void advance(button.dataset.by));
 $('advance-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const input = $('advance-by');
@@ -243,7 +250,8 @@ function applyTheme(theme) {
   if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme;
 }
 function toggleTheme() {
-  const current = document.documentElement.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+  const current =
+    document.documentElement.dataset.theme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
   const next = current === 'dark' ? 'light' : 'dark';
   applyTheme(next);
   try {
@@ -268,7 +276,8 @@ $('shortcuts-close').addEventListener('click', () => dialog.close());
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || dialog.open) return;
   const target = event.target;
-  const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+  const typing =
+    target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
   if (typing) {
     if (event.key === 'Escape' && target.id === 'filter') {
       if (target.value) target.value = '';

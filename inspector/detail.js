@@ -13,9 +13,21 @@ export function renderDetail(container, summary, detail) {
       { class: 'detail-head' },
       h('span', { class: `mono method m-${method.toLowerCase()}` }, method),
       h('span', { class: 'mono path' }, path),
-      status === undefined ? null : h('span', { class: `status-pill ${statusClass(status)}` }, status === 0 ? 'dropped' : String(status)),
+      status === undefined
+        ? null
+        : h('span', { class: `status-pill ${statusClass(status)}` }, status === 0 ? 'dropped' : String(status)),
       h('span', { class: 'mono muted' }, detail?.id ?? summary?.id ?? ''),
-      h('button', { type: 'button', class: 'icon close', 'data-action': 'close-detail', 'aria-label': 'Close the exchange (Esc)', title: 'Close (Esc)' }, '✕'),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'icon close',
+          'data-action': 'close-detail',
+          'aria-label': 'Close the exchange (Esc)',
+          title: 'Close (Esc)',
+        },
+        '✕',
+      ),
     ),
   );
   if (summary) container.append(summaryBlock(summary));
@@ -29,7 +41,11 @@ export function renderDetail(container, summary, detail) {
         'section',
         { class: 'side-block', 'aria-label': 'Request' },
         h('h3', null, 'Request'),
-        h('p', { class: 'mono line' }, `${detail.request.method} ${detail.request.path}${query ? `?${new URLSearchParams(flat(query)).toString()}` : ''}`),
+        h(
+          'p',
+          { class: 'mono line' },
+          `${detail.request.method} ${detail.request.path}${query ? `?${new URLSearchParams(flat(query)).toString()}` : ''}`,
+        ),
         query ? [h('h4', null, 'Query'), kvTable(query, '')] : null,
         h('h4', null, 'Body'),
         body(detail.request.body, 'No body'),
@@ -40,11 +56,27 @@ export function renderDetail(container, summary, detail) {
         'section',
         { class: 'side-block', 'aria-label': 'Response' },
         h('h3', null, 'Response'),
-        h('p', { class: 'mono line' }, detail.response.status === 0 ? 'Connection dropped, no answer' : `${detail.response.status} · ${detail.response.kind}`),
+        h(
+          'p',
+          { class: 'mono line' },
+          detail.response.status === 0
+            ? 'Connection dropped, no answer'
+            : `${detail.response.status} · ${detail.response.kind}`,
+        ),
         h('h4', null, 'Body'),
-        body(detail.response.body, detail.response.kind === 'stream' ? 'A stream, written as it came: not kept' : detail.response.kind === 'drop' ? 'None: the connection was dropped' : 'No body'),
+        body(
+          detail.response.body,
+          detail.response.kind === 'stream'
+            ? 'A stream, written as it came: not kept'
+            : detail.response.kind === 'drop'
+              ? 'None: the connection was dropped'
+              : 'No body',
+        ),
         h('h4', null, 'Headers'),
-        kvTable(detail.response.headers, detail.response.kind === 'drop' ? 'None: the connection was dropped' : 'No headers'),
+        kvTable(
+          detail.response.headers,
+          detail.response.kind === 'drop' ? 'None: the connection was dropped' : 'No headers',
+        ),
       ),
     ),
   );
@@ -52,11 +84,20 @@ export function renderDetail(container, summary, detail) {
 
 export function renderDetailError(container, summary, error) {
   renderDetail(container, summary, undefined);
-  container.append(h('p', { class: 'notice bad' }, `${error.tag ? `${error.tag}: ` : ''}${error.message}`, error.hint ? h('span', { class: 'hint' }, error.hint) : null));
+  container.append(
+    h(
+      'p',
+      { class: 'notice bad' },
+      `${error.tag ? `${error.tag}: ` : ''}${error.message}`,
+      error.hint ? h('span', { class: 'hint' }, error.hint) : null,
+    ),
+  );
 }
 
 function flat(query) {
-  return Object.entries(query).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]]));
+  return Object.entries(query).flatMap(([name, value]) =>
+    Array.isArray(value) ? value.map((v) => [name, v]) : [[name, value]],
+  );
 }
 
 function summaryBlock(summary) {
@@ -70,10 +111,34 @@ function summaryBlock(summary) {
   return h(
     'div',
     { class: 'summary' },
-    h('dl', null, rows.map(([name, value]) => [h('dt', null, name), h('dd', { class: 'mono' }, value)])),
-    summary.changes?.length ? h('div', { class: 'changes-list' }, h('h4', null, 'Changed'), h('ul', null, summary.changes.map((c) => h('li', { class: 'mono' }, c)))) : null,
+    h(
+      'dl',
+      null,
+      rows.map(([name, value]) => [h('dt', null, name), h('dd', { class: 'mono' }, value)]),
+    ),
+    summary.changes?.length
+      ? h(
+          'div',
+          { class: 'changes-list' },
+          h('h4', null, 'Changed'),
+          h(
+            'ul',
+            null,
+            summary.changes.map((c) => h('li', { class: 'mono' }, c)),
+          ),
+        )
+      : null,
     summary.violations?.length
-      ? h('div', { class: 'violations-list' }, h('h4', null, `Spec violations (${summary.violations.length})`), h('ul', null, summary.violations.map((v) => h('li', null, v))))
+      ? h(
+          'div',
+          { class: 'violations-list' },
+          h('h4', null, `Spec violations (${summary.violations.length})`),
+          h(
+            'ul',
+            null,
+            summary.violations.map((v) => h('li', null, v)),
+          ),
+        )
       : null,
   );
 }
@@ -81,7 +146,11 @@ function summaryBlock(summary) {
 function body(view, none) {
   if (!view) return h('p', { class: 'muted small' }, none);
   const size = view.size === undefined ? '' : `${view.size.toLocaleString()} bytes`;
-  const note = view.truncated ? h('p', { class: 'muted small' }, `${size}; only the first 64 KB are kept`) : size ? h('p', { class: 'muted small' }, size) : null;
+  const note = view.truncated
+    ? h('p', { class: 'muted small' }, `${size}; only the first 64 KB are kept`)
+    : size
+      ? h('p', { class: 'muted small' }, size)
+      : null;
   if ('json' in view) return [jsonBlock(view.json), note];
   return [h('pre', { class: 'json' }, view.text ?? ''), note];
 }

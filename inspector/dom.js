@@ -129,7 +129,8 @@ function write(out, value, pad) {
       out.append(i < keys.length - 1 ? ',\n' : '\n');
     });
     out.append(`${pad}}`);
-  } else if (typeof value === 'string') out.append(h('span', { class: value === REDACTED ? 'j-str j-redacted' : 'j-str' }, JSON.stringify(value)));
+  } else if (typeof value === 'string')
+    out.append(h('span', { class: value === REDACTED ? 'j-str j-redacted' : 'j-str' }, JSON.stringify(value)));
   else if (typeof value === 'number') out.append(h('span', { class: 'j-num' }, String(value)));
   else out.append(h('span', { class: 'j-lit' }, String(value)));
 }
@@ -146,7 +147,12 @@ export function kvTable(record, empty) {
       null,
       entries.map(([name, value]) => {
         const text = Array.isArray(value) ? value.join(', ') : String(value);
-        return h('tr', null, h('th', { scope: 'row' }, name), h('td', { class: text.includes(REDACTED) ? 'redacted' : undefined }, text));
+        return h(
+          'tr',
+          null,
+          h('th', { scope: 'row' }, name),
+          h('td', { class: text.includes(REDACTED) ? 'redacted' : undefined }, text),
+        );
       }),
     ),
   );
@@ -156,7 +162,16 @@ export function kvTable(record, empty) {
 export function describeEntry(entry) {
   if (entry.kind === 'control') return { name: entry.action, subject: entry.detail ?? '', change: '' };
   const data = entry.data ?? {};
-  const candidates = [data.id, data.sessionID, data.attemptID, data.integrationID, data.credentialID, data.directory, data.form?.id, data.info?.id];
+  const candidates = [
+    data.id,
+    data.sessionID,
+    data.attemptID,
+    data.integrationID,
+    data.credentialID,
+    data.directory,
+    data.form?.id,
+    data.info?.id,
+  ];
   const subject = candidates.find((v) => typeof v === 'string') ?? '';
   const change = entry.transition ? `${entry.transition.from} → ${entry.transition.to}` : '';
   return { name: entry.type, subject, change };

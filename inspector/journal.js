@@ -3,7 +3,17 @@
 import { h, iso, shortPath, statusClass, timeOfDay } from './dom.js';
 
 const MAX_ROWS = 2000;
-const LAYERS = new Set(['rule', 'scenario', 'fallback', 'validation', 'simulator', 'upstream', 'replay', 'record', 'auth']);
+const LAYERS = new Set([
+  'rule',
+  'scenario',
+  'fallback',
+  'validation',
+  'simulator',
+  'upstream',
+  'replay',
+  'record',
+  'auth',
+]);
 
 export function createJournal({ table, empty, count, filterInput, errorsOnly, onOpen }) {
   const tbody = table.tBodies[0];
@@ -46,12 +56,19 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
   /** A reload (or a refused one) between exchanges: what came after it was answered from the new file. */
   const divider = (entry) => {
     const failed = entry.action === 'reload.failed';
-    const text = failed ? 'Scenario edit refused, the last good version still serves' : `Scenario reloaded${entry.detail ? `: ${entry.detail}` : ''}`;
+    const text = failed
+      ? 'Scenario edit refused, the last good version still serves'
+      : `Scenario reloaded${entry.detail ? `: ${entry.detail}` : ''}`;
     return h(
       'tr',
       { class: `divider ${failed ? 'divider-bad' : ''}` },
       h('td', { class: 'c-time mono', title: iso(entry.time) }, timeOfDay(entry.time)),
-      h('td', { colspan: '7' }, h('span', { class: 'divider-text' }, failed ? '⚠ ' : '↻ ', text), failed && entry.detail ? h('pre', { class: 'mono divider-detail' }, entry.detail) : null),
+      h(
+        'td',
+        { colspan: '7' },
+        h('span', { class: 'divider-text' }, failed ? '⚠ ' : '↻ ', text),
+        failed && entry.detail ? h('pre', { class: 'mono divider-detail' }, entry.detail) : null,
+      ),
     );
   };
 
@@ -69,15 +86,46 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
       h(
         'td',
         { class: 'c-path mono', title: entry.path },
-        h('span', { class: 'cell' }, h('span', { class: 'clip' }, shortPath(entry.path)), changes.length ? h('span', { class: 'changes', title: changes.join('\n') }, `Δ${changes.length}`) : null),
+        h(
+          'span',
+          { class: 'cell' },
+          h('span', { class: 'clip' }, shortPath(entry.path)),
+          changes.length ? h('span', { class: 'changes', title: changes.join('\n') }, `Δ${changes.length}`) : null,
+        ),
       ),
       h('td', { class: 'c-op mono', title: entry.operationId ?? 'no operation of the spec' }, entry.operationId ?? '—'),
       h('td', { class: 'c-layer' }, h('span', { class: `layer layer-${layer}` }, entry.layer)),
-      h('td', { class: 'c-status mono' }, h('span', { class: 'status' }, statusText), entry.tag ? h('span', { class: 'tag', title: entry.tag }, entry.tag) : null),
+      h(
+        'td',
+        { class: 'c-status mono' },
+        h('span', { class: 'status' }, statusText),
+        entry.tag ? h('span', { class: 'tag', title: entry.tag }, entry.tag) : null,
+      ),
       h('td', { class: 'c-rule mono', title: entry.rule ?? '' }, entry.rule ?? ''),
-      h('td', { class: 'c-viol' }, violations.length ? h('span', { class: 'viol', title: violations.join('\n'), 'aria-label': `${violations.length} spec violations` }, `⚠ ${violations.length}`) : ''),
+      h(
+        'td',
+        { class: 'c-viol' },
+        violations.length
+          ? h(
+              'span',
+              { class: 'viol', title: violations.join('\n'), 'aria-label': `${violations.length} spec violations` },
+              `⚠ ${violations.length}`,
+            )
+          : '',
+      ),
     );
-    row.dataset.search = [entry.id, entry.method, entry.path, entry.operationId, entry.layer, statusText, entry.tag, entry.rule, ...violations, ...changes]
+    row.dataset.search = [
+      entry.id,
+      entry.method,
+      entry.path,
+      entry.operationId,
+      entry.layer,
+      statusText,
+      entry.tag,
+      entry.rule,
+      ...violations,
+      ...changes,
+    ]
       .filter(Boolean)
       .join(' ')
       .toLowerCase();

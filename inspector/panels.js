@@ -3,7 +3,12 @@
 import { clear, describeEntry, h, iso, pill, relative, stateClass, timeOfDay } from './dom.js';
 
 function section(title, count, body) {
-  return h('section', { class: 'res', 'aria-label': title }, h('h3', null, title, h('span', { class: 'count' }, String(count))), count ? body : h('p', { class: 'muted small none' }, 'none'));
+  return h(
+    'section',
+    { class: 'res', 'aria-label': title },
+    h('h3', null, title, h('span', { class: 'count' }, String(count))),
+    count ? body : h('p', { class: 'muted small none' }, 'none'),
+  );
 }
 
 /** Column names; `name:n` is a narrow number column, `name:w` a wider one, `name:s` a state column. */
@@ -20,7 +25,13 @@ const id = (text) => h('td', { class: 'mono id', title: text }, text);
 export function renderState(container, state) {
   clear(container);
   if (!state.sessions) {
-    container.append(h('p', { class: 'muted pad' }, 'No scenario is served in this partition: the spec’s examples answer every request.'));
+    container.append(
+      h(
+        'p',
+        { class: 'muted pad' },
+        'No scenario is served in this partition: the spec’s examples answer every request.',
+      ),
+    );
     return;
   }
   const now = state.now;
@@ -38,7 +49,16 @@ export function renderState(container, state) {
       sessions.length,
       table(
         ['id', 'state:s', 'msgs:n', 'questions:w'],
-        sessions.map((s) => h('tr', null, id(s.id), h('td', null, pill(s.state, stateClass(s.state))), h('td', { class: 'num' }, String(s.messages)), h('td', { class: 'num' }, String(s.pendingQuestions?.length ?? 0)))),
+        sessions.map((s) =>
+          h(
+            'tr',
+            null,
+            id(s.id),
+            h('td', null, pill(s.state, stateClass(s.state))),
+            h('td', { class: 'num' }, String(s.messages)),
+            h('td', { class: 'num' }, String(s.pendingQuestions?.length ?? 0)),
+          ),
+        ),
       ),
     ),
     section(
@@ -46,7 +66,15 @@ export function renderState(container, state) {
       forms.length,
       table(
         ['id', 'state:s', 'session:w'],
-        forms.map((f) => h('tr', { title: f.answer ? `answer: ${JSON.stringify(f.answer)}` : undefined }, id(f.id), h('td', null, pill(f.state, stateClass(f.state))), id(f.sessionID))),
+        forms.map((f) =>
+          h(
+            'tr',
+            { title: f.answer ? `answer: ${JSON.stringify(f.answer)}` : undefined },
+            id(f.id),
+            h('td', null, pill(f.state, stateClass(f.state))),
+            id(f.sessionID),
+          ),
+        ),
       ),
     ),
     section(
@@ -60,7 +88,11 @@ export function renderState(container, state) {
             null,
             id(sh.id),
             h('td', null, pill(sh.state, stateClass(sh.state))),
-            h('td', { class: 'mono', title: sh.deadline === null ? 'no timeout' : iso(sh.deadline) }, sh.deadline === null || sh.state !== 'running' ? '—' : relative(sh.deadline, now)),
+            h(
+              'td',
+              { class: 'mono', title: sh.deadline === null ? 'no timeout' : iso(sh.deadline) },
+              sh.deadline === null || sh.state !== 'running' ? '—' : relative(sh.deadline, now),
+            ),
           ),
         ),
       ),
@@ -70,7 +102,16 @@ export function renderState(container, state) {
       attempts.length,
       table(
         ['id', 'state:s', 'integration:w', 'polls:n'],
-        attempts.map((a) => h('tr', null, id(a.id), h('td', null, pill(a.state, stateClass(a.state))), h('td', { class: 'mono' }, a.integrationID), h('td', { class: 'num' }, String(a.polls)))),
+        attempts.map((a) =>
+          h(
+            'tr',
+            null,
+            id(a.id),
+            h('td', null, pill(a.state, stateClass(a.state))),
+            h('td', { class: 'mono' }, a.integrationID),
+            h('td', { class: 'num' }, String(a.polls)),
+          ),
+        ),
       ),
     ),
     section(
@@ -79,7 +120,16 @@ export function renderState(container, state) {
       table(
         ['id', 'connections'],
         integrations.map((i) =>
-          h('tr', null, h('td', { class: 'mono' }, i.id), h('td', { class: i.connections.length ? '' : 'muted' }, i.connections.length ? i.connections.map((c) => c.label ?? c.id ?? c.type).join(', ') : 'not connected')),
+          h(
+            'tr',
+            null,
+            h('td', { class: 'mono' }, i.id),
+            h(
+              'td',
+              { class: i.connections.length ? '' : 'muted' },
+              i.connections.length ? i.connections.map((c) => c.label ?? c.id ?? c.type).join(', ') : 'not connected',
+            ),
+          ),
         ),
       ),
     ),
@@ -88,7 +138,17 @@ export function renderState(container, state) {
       ptys.length,
       table(
         ['id', 'state:s', 'exit:n'],
-        ptys.map((p) => (typeof p === 'string' ? { id: p } : p)).map((p) => h('tr', null, id(p.id), h('td', null, p.state ? pill(p.state, stateClass(p.state)) : ''), h('td', { class: 'num' }, p.exitCode ?? ''))),
+        ptys
+          .map((p) => (typeof p === 'string' ? { id: p } : p))
+          .map((p) =>
+            h(
+              'tr',
+              null,
+              id(p.id),
+              h('td', null, p.state ? pill(p.state, stateClass(p.state)) : ''),
+              h('td', { class: 'num' }, p.exitCode ?? ''),
+            ),
+          ),
       ),
     ),
     ...others(state),
@@ -97,7 +157,14 @@ export function renderState(container, state) {
       timers.length,
       table(
         ['what', 'when:w'],
-        timers.map((t) => h('tr', null, h('td', { class: 'mono id', title: t.key }, t.key), h('td', { class: 'mono', title: iso(t.at) }, relative(t.at, now)))),
+        timers.map((t) =>
+          h(
+            'tr',
+            null,
+            h('td', { class: 'mono id', title: t.key }, t.key),
+            h('td', { class: 'mono', title: iso(t.at) }, relative(t.at, now)),
+          ),
+        ),
       ),
     ),
     section(
@@ -105,13 +172,35 @@ export function renderState(container, state) {
       rules.length,
       table(
         ['where', 'operation', 'fired:n'],
-        rules.map((r) => h('tr', null, h('td', { class: 'mono id', title: r.where }, r.where), h('td', { class: 'mono id', title: r.operation }, r.operation), h('td', { class: 'num' }, r.times === null ? String(r.fired) : `${r.fired}/${r.times}`))),
+        rules.map((r) =>
+          h(
+            'tr',
+            null,
+            h('td', { class: 'mono id', title: r.where }, r.where),
+            h('td', { class: 'mono id', title: r.operation }, r.operation),
+            h('td', { class: 'num' }, r.times === null ? String(r.fired) : `${r.fired}/${r.times}`),
+          ),
+        ),
       ),
     ),
   );
 }
 
-const KNOWN = new Set(['partition', 'scenario', 'now', 'iso', 'realTime', 'sessions', 'forms', 'shells', 'attempts', 'integrations', 'ptys', 'rules', 'timers']);
+const KNOWN = new Set([
+  'partition',
+  'scenario',
+  'now',
+  'iso',
+  'realTime',
+  'sessions',
+  'forms',
+  'shells',
+  'attempts',
+  'integrations',
+  'ptys',
+  'rules',
+  'timers',
+]);
 
 /** Resources this page does not know by name yet: shown plainly rather than left out. */
 function others(state) {
@@ -126,7 +215,20 @@ function others(state) {
         return h('td', { class: 'mono id', title: text }, text);
       };
       const title = key.charAt(0).toUpperCase() + key.slice(1);
-      return section(title, items.length, table(columns, objects.map((o) => h('tr', null, columns.map((c) => cell(o[c], c))))));
+      return section(
+        title,
+        items.length,
+        table(
+          columns,
+          objects.map((o) =>
+            h(
+              'tr',
+              null,
+              columns.map((c) => cell(o[c], c)),
+            ),
+          ),
+        ),
+      );
     });
 }
 
@@ -149,7 +251,16 @@ export function createEvents(list, empty, { onOpenRequest }) {
         subject ? h('span', { class: 'mono subject', title: subject }, subject) : null,
       ),
       cause?.request
-        ? h('button', { type: 'button', class: 'link mono cause', 'data-request': cause.request, title: 'Open the exchange that caused it' }, cause.request)
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'link mono cause',
+              'data-request': cause.request,
+              title: 'Open the exchange that caused it',
+            },
+            cause.request,
+          )
         : cause?.timer
           ? h('span', { class: 'mono cause muted', title: `timer ${cause.timer}` }, 'timer')
           : null,
@@ -204,7 +315,13 @@ export function renderCoverage(container, report) {
       'details',
       { class: 'untouched', open: items.length > 0 && items.length <= 30 },
       h('summary', null, title, h('span', { class: 'count' }, String(items.length))),
-      items.length ? h('ul', { class: 'plain' }, items.map((item) => h('li', { class: 'mono' }, item))) : h('p', { class: 'muted small' }, 'Everything was touched.'),
+      items.length
+        ? h(
+            'ul',
+            { class: 'plain' },
+            items.map((item) => h('li', { class: 'mono' }, item)),
+          )
+        : h('p', { class: 'muted small' }, 'Everything was touched.'),
     );
   const operations = report.operations.filter((o) => o.requests > 0);
   container.append(
@@ -234,7 +351,18 @@ export function renderCoverage(container, report) {
               h(
                 'td',
                 { class: 'mono' },
-                o.statuses.filter((s) => s.answered > 0).map((s) => h('span', { class: `st-chip st-${Math.floor(s.status / 100)}xx${s.declared ? '' : ' undeclared'}`, title: s.declared ? 'declared' : 'not declared by the spec' }, `${s.status}×${s.answered}`)),
+                o.statuses
+                  .filter((s) => s.answered > 0)
+                  .map((s) =>
+                    h(
+                      'span',
+                      {
+                        class: `st-chip st-${Math.floor(s.status / 100)}xx${s.declared ? '' : ' undeclared'}`,
+                        title: s.declared ? 'declared' : 'not declared by the spec',
+                      },
+                      `${s.status}×${s.answered}`,
+                    ),
+                  ),
               ),
             ),
           ),

@@ -17,7 +17,8 @@ function notes(value, at = []) {
   return Object.entries(value).flatMap(([key, child]) => {
     if (key === 'x-decision') return [{ at, text: child }];
     // A parameter is named by where it goes and its name, not by its place in the list.
-    const label = child && typeof child === 'object' && typeof child.in === 'string' ? `${child.in} ${child.name}` : key;
+    const label =
+      child && typeof child === 'object' && typeof child.in === 'string' ? `${child.in} ${child.name}` : key;
     return notes(child, [...at, label]);
   });
 }
@@ -29,7 +30,9 @@ const named = (text) => ids.filter((id) => new RegExp(`\\b${id.replace(/\./g, '\
  * naming more than two operations is a rule for all of them, listed once under Everywhere.
  */
 const concerns = (text, { path, method, op }) =>
-  /^[:( ]/.test(text.slice(`${method} ${path}`.length)) && text.startsWith(`${method} ${path}`) ? true : named(text).length <= 2 && named(text).includes(op.operationId);
+  /^[:( ]/.test(text.slice(`${method} ${path}`.length)) && text.startsWith(`${method} ${path}`)
+    ? true
+    : named(text).length <= 2 && named(text).includes(op.operationId);
 
 const topLevel = spec['x-decisions'] ?? [];
 const placed = new Set();
@@ -38,23 +41,35 @@ for (const operation of operations) {
   const lines = [];
   for (const text of topLevel.filter((t) => concerns(t, operation))) {
     placed.add(text);
-    lines.push(text.startsWith(`${operation.method} ${operation.path}: `) ? text.slice(`${operation.method} ${operation.path}: `.length) : text);
+    lines.push(
+      text.startsWith(`${operation.method} ${operation.path}: `)
+        ? text.slice(`${operation.method} ${operation.path}: `.length)
+        : text,
+    );
   }
   for (const { at, text } of notes(operation.op)) {
-    const where = at.filter((k) => !/^(content|application\/json|schema|properties|responses|requestBody|parameters)$/.test(k)).join(' ');
+    const where = at
+      .filter((k) => !/^(content|application\/json|schema|properties|responses|requestBody|parameters)$/.test(k))
+      .join(' ');
     const line = where ? `${where}: ${text}` : text;
     if (!lines.includes(text)) lines.push(line);
   }
-  out.push(`${operation.op.operationId}  ${operation.method} ${operation.path}`, ...[...new Set(lines)].map((line) => `  - ${line}`), '');
+  out.push(
+    `${operation.op.operationId}  ${operation.method} ${operation.path}`,
+    ...[...new Set(lines)].map((line) => `  - ${line}`),
+    '',
+  );
 }
 
 out.push('Schemas');
 for (const [name, schema] of Object.entries(spec.components?.schemas ?? {})) {
-  for (const { at, text } of notes(schema)) out.push(`  - ${[name, ...at.filter((k) => k !== 'properties')].join('.')}: ${text}`);
+  for (const { at, text } of notes(schema))
+    out.push(`  - ${[name, ...at.filter((k) => k !== 'properties')].join('.')}: ${text}`);
 }
 for (const [kind, group] of Object.entries(spec.components ?? {})) {
   if (kind === 'schemas') continue;
-  for (const [name, value] of Object.entries(group)) for (const { text } of notes(value)) out.push(`  - ${kind} ${name}: ${text}`);
+  for (const [name, value] of Object.entries(group))
+    for (const { text } of notes(value)) out.push(`  - ${kind} ${name}: ${text}`);
 }
 
 out.push('', 'Everywhere');

@@ -6,7 +6,10 @@ import { createRequire } from 'node:module';
 
 const SPEC = process.argv[2] ?? 'spec/session-agent.openapi.yaml';
 const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
-const run = spawnSync(process.execPath, [cli, 'lint', SPEC], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+const run = spawnSync(process.execPath, [cli, 'lint', SPEC], {
+  encoding: 'utf8',
+  env: { ...process.env, NO_COLOR: '1' },
+});
 const withoutBanner = (text) => text.replace(/^\s*╔[\s\S]*?╚═*╝\s*$/m, '').trim();
 const said = [withoutBanner(run.stdout ?? ''), withoutBanner(run.stderr ?? '')].filter(Boolean).join('\n');
 

@@ -14,7 +14,9 @@ import { register } from 'tsx/esm/api';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { dark: { type: 'boolean', default: false }, out: { type: 'string', default: 'docs/inspector.png' } } });
+const { values } = parseArgs({
+  options: { dark: { type: 'boolean', default: false }, out: { type: 'string', default: 'docs/inspector.png' } },
+});
 const out = resolve(root, values.out);
 
 // The sources, not dist/: the picture shows the code as it is in this checkout.
@@ -23,7 +25,11 @@ const { startSimulator } = await import('../src/start-simulator.ts');
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const sim = await startSimulator({ scenario: 'default' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox'],
+});
 try {
   const send = (method, path, body, headers = {}) =>
     fetch(`${sim.url}${path}`, {
@@ -32,19 +38,32 @@ try {
       body: body === undefined ? undefined : JSON.stringify(body),
     }).then((res) => res.text());
 
-  const page = await browser.newPage({ viewport: { width: 1440, height: 860 }, deviceScaleFactor: 1, colorScheme: values.dark ? 'dark' : 'light' });
+  const page = await browser.newPage({
+    viewport: { width: 1440, height: 860 },
+    deviceScaleFactor: 1,
+    colorScheme: values.dark ? 'dark' : 'light',
+  });
   await page.goto(`${sim.url}/__sim/`);
   await page.locator('#connection[data-state="live"]').waitFor();
 
   await send('GET', `/api/session/${SES}/message?limit=20`);
   await send('GET', '/api/form/request');
   await send('GET', '/api/integration');
-  await send('POST', '/api/integration/openai/connect/key', { key: 'sk-live-0123456789abcdef', label: 'Personal' }, { authorization: 'Basic ZGV2Omh1bnRlcjI=' });
+  await send(
+    'POST',
+    '/api/integration/openai/connect/key',
+    { key: 'sk-live-0123456789abcdef', label: 'Personal' },
+    { authorization: 'Basic ZGV2Omh1bnRlcjI=' },
+  );
   await send('POST', `/api/session/${SES}/agent`, { agent: 'plan' });
   await send('POST', `/api/session/${SES}/revert/stage`, { messageID: 'oops' });
   await send('GET', '/api/plugin');
   await send('GET', '/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb');
-  await sim.rules.add({ when: { operation: 'v2.session.compact' }, then: { error: { _tag: 'ConflictError', message: 'Session input already exists: msg_x', resource: 'msg_x' } }, times: 1 });
+  await sim.rules.add({
+    when: { operation: 'v2.session.compact' },
+    then: { error: { _tag: 'ConflictError', message: 'Session input already exists: msg_x', resource: 'msg_x' } },
+    times: 1,
+  });
   await send('POST', `/api/session/${SES}/compact`, { messageID: 'msg_203a52106001tZWYWeFGLbY095' });
   await send('GET', '/api/shel');
   await sim.clock.advance('15s');

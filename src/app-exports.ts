@@ -5,5 +5,5 @@
  */
 export { createApp, createPipeline, createSimulator, type SimApp, type Simulator, type PipelineDeps } from './app.js';
 export { startServer, type RunningSimulator } from './http/server.js';
-export { loadSpec, type SpecIndex, type OperationDefinition } from './spec/openapi.js';
-export { checkAnswer } from './spec/answer-check.js';
+export { loadSpec, type SpecIndex, type OperationDefinition } from './openapi/openapi.js';
+export { checkAnswer } from './openapi/answer-check.js';

@@ -22,22 +22,40 @@ import { scenarioResponder } from './answerers/scenario-responder.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
-import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import {
+  SimInternalError,
+  SimMethodNotAllowedError,
+  SimRouteNotFoundError,
+  TaggedError,
+  UnknownError,
+} from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
-import { MAX_BODY_DEPTH, answerBody, corsHeaders, headerText, jsonText, preflightHeaders, readExchange, writeAnswer, type Answer, type Exchange, type IncomingExchange } from './http/io.js';
+import {
+  MAX_BODY_DEPTH,
+  answerBody,
+  corsHeaders,
+  headerText,
+  jsonText,
+  preflightHeaders,
+  readExchange,
+  writeAnswer,
+  type Answer,
+  type Exchange,
+  type IncomingExchange,
+} from './http/io.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
 import { RESOURCES } from './resources/index.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
-import { checkAnswer } from './spec/answer-check.js';
-import { toDeclaredError } from './spec/input-errors.js';
-import { projectContext } from './spec/location.js';
+import { checkAnswer } from './openapi/answer-check.js';
+import { toDeclaredError } from './openapi/input-errors.js';
+import { projectContext } from './openapi/location.js';
 import type { ExchangeEntry, Unnumbered } from './state/log.js';
-import { loadSpec, type OperationDefinition, type SpecIndex } from './spec/openapi.js';
-import { validateRequest } from './spec/request-validation.js';
-import { findOperation } from './spec/router.js';
+import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
+import { validateRequest } from './openapi/request-validation.js';
+import { findOperation } from './openapi/router.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -97,7 +115,16 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   const passThrough = createModePassThrough(config, spec, secrets);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
-  const partitions = createPartitions({ spec, resources: RESOURCES, seed: config.seed, realTime: config.realTime, initial, max: config.maxPartitions, maxSubscribers: config.maxSubscribers, project });
+  const partitions = createPartitions({
+    spec,
+    resources: RESOURCES,
+    seed: config.seed,
+    realTime: config.realTime,
+    initial,
+    max: config.maxPartitions,
+    maxSubscribers: config.maxSubscribers,
+    project,
+  });
   const responders: Responder[] = [];
   if (passThrough) {
     responders.push(passThroughResponder(passThrough));
@@ -106,7 +133,16 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
     responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
   }
-  const sim: PipelineDeps = { config, passThrough, spec, partitions, responders, library, openStreams: new Set(), secrets };
+  const sim: PipelineDeps = {
+    config,
+    passThrough,
+    spec,
+    partitions,
+    responders,
+    library,
+    openStreams: new Set(),
+    secrets,
+  };
   return { sim, pipeline: createPipeline(sim) };
 }
 
@@ -114,7 +150,12 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
 export function answerUncaught(error: unknown, res: ServerResponse, log: (line: string) => void): void {
   log(`[uncaught] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   if (res.headersSent) res.destroy();
-  else writeAnswer(res, new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer(), {});
+  else
+    writeAnswer(
+      res,
+      new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer(),
+      {},
+    );
 }
 
 /**
@@ -182,18 +223,26 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
-          const { request, problems } = accept(routed.operation, routed.params, exchange, partition, deps.passThrough !== undefined);
+          const { request, problems } = accept(
+            routed.operation,
+            routed.params,
+            exchange,
+            partition,
+            deps.passThrough !== undefined,
+          );
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.responders, request));
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
-          if (answer.kind !== 'stream' && answer.kind !== 'drop') violations = [...violations, ...checked(operation, answer)];
+          if (answer.kind !== 'stream' && answer.kind !== 'drop')
+            violations = [...violations, ...checked(operation, answer)];
         }
       }
     } catch (error) {
       exchange ??= unaddressed(incoming);
       ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
-      if (operation && error instanceof TaggedError && !error.fromSimulator) violations = checkAnswer(operation, answer.status, answerBody(answer));
+      if (operation && error instanceof TaggedError && !error.fromSimulator)
+        violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
     // 7. Keep account: the exchange joins the partition's log (after the events it caused; the journal, coverage
     // and the inspector read it), and is kept whole for the inspector as the client gets it. Bookkeeping that
@@ -211,7 +260,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
         partition.exchanges.record(exchange, answer, headers, redaction);
       } catch (error) {
-        deps.config.log(`[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        deps.config.log(
+          `[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       }
     }
     // 8. Send.
@@ -226,8 +277,23 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
 }
 
 /** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
-function exchangeEntry(exchange: Exchange, operation: OperationDefinition | undefined, answer: Answer, layer: string, violations: string[]): Unnumbered<ExchangeEntry> {
-  const entry: Unnumbered<ExchangeEntry> = { kind: 'exchange', id: exchange.id, time: exchange.now, method: exchange.method, path: exchange.pathname, operationId: operation?.operationId, layer, status: answer.status };
+function exchangeEntry(
+  exchange: Exchange,
+  operation: OperationDefinition | undefined,
+  answer: Answer,
+  layer: string,
+  violations: string[],
+): Unnumbered<ExchangeEntry> {
+  const entry: Unnumbered<ExchangeEntry> = {
+    kind: 'exchange',
+    id: exchange.id,
+    time: exchange.now,
+    method: exchange.method,
+    path: exchange.pathname,
+    operationId: operation?.operationId,
+    layer,
+    status: answer.status,
+  };
   if (answer.status >= 400) {
     const body = answerBody(answer) as { _tag?: unknown; name?: unknown } | undefined;
     const tag = body?._tag ?? body?.name;
@@ -261,24 +327,33 @@ const textChecks = new Map<string, Verdict>();
 /** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
 function checked(operation: OperationDefinition, answer: Answer): string[] {
   const body = answerBody(answer);
-  if (answer.kind !== 'json' || typeof body !== 'object' || body === null) return checkAnswer(operation, answer.status, body);
+  if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
+    return checkAnswer(operation, answer.status, body);
   const verdict = (known: Verdict | undefined): Verdict =>
-    known && known.operation === operation && known.status === answer.status ? known : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
+    known && known.operation === operation && known.status === answer.status
+      ? known
+      : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
   if (answer.served) {
     const found = verdict(servedChecks.get(body));
     servedChecks.set(body, found);
     return found.violations;
   }
   const text = answer.status === 204 ? '' : jsonText(answer);
-  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED) return checkAnswer(operation, answer.status, body);
+  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED)
+    return checkAnswer(operation, answer.status, body);
   return keepBounded(textChecks, TEXT_CHECKS_CAPACITY, text, verdict(textChecks.get(text))).violations;
 }
 
-function route(spec: SpecIndex, exchange: Exchange, passThrough: boolean): { operation: OperationDefinition; params: Record<string, string> } | undefined {
+function route(
+  spec: SpecIndex,
+  exchange: Exchange,
+  passThrough: boolean,
+): { operation: OperationDefinition; params: Record<string, string> } | undefined {
   const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
   if (found.kind === 'found') return found;
   if (passThrough) return undefined;
-  if (found.kind === 'method-not-allowed') throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
+  if (found.kind === 'method-not-allowed')
+    throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
   throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);
 }
 
@@ -290,16 +365,29 @@ function accept(
   passThrough: boolean,
 ): { request: AcceptedRequest; problems: string[] } {
   const contentType = exchange.headers['content-type'];
-  const { query, body, violations } = validateRequest(operation, { pathParams, searchParams: exchange.searchParams, contentType, rawBody: exchange.rawBody });
-  if (exchange.bodyRefused === 'too-large') violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
-  if (exchange.bodyRefused === 'too-deep') violations.unshift({ in: 'body', message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels` });
+  const { query, body, violations } = validateRequest(operation, {
+    pathParams,
+    searchParams: exchange.searchParams,
+    contentType,
+    rawBody: exchange.rawBody,
+  });
+  if (exchange.bodyRefused === 'too-large')
+    violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+  if (exchange.bodyRefused === 'too-deep')
+    violations.unshift({ in: 'body', message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels` });
   if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
-  return { request: { exchange, operation, pathParams, query, body, preferences, partition }, problems: violations.map((v) => `request: ${v.message}`) };
+  return {
+    request: { exchange, operation, pathParams, query, body, preferences, partition },
+    problems: violations.map((v) => `request: ${v.message}`),
+  };
 }
 
-async function chooseAnswer(responders: Responder[], request: AcceptedRequest): Promise<{ answer: Answer; layer: string }> {
+async function chooseAnswer(
+  responders: Responder[],
+  request: AcceptedRequest,
+): Promise<{ answer: Answer; layer: string }> {
   // A Prefer control asks for the spec-driven answer explicitly: stateful layers step aside for it.
   const explicit = Object.keys(request.preferences).length > 0;
   for (const responder of responders) {
@@ -310,7 +398,8 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
       if (answer) return { answer, layer: answer.layer ?? responder.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: responder.name };
+      if (error instanceof TaggedError && !error.fromSimulator)
+        return { answer: error.toAnswer(), layer: responder.name };
       throw error;
     }
   }
@@ -318,14 +407,23 @@ async function chooseAnswer(responders: Responder[], request: AcceptedRequest): 
 }
 
 /** The only writer of error bodies. Unexpected failures are logged with their stack, never sent with it. */
-function errorAnswer(error: unknown, operation: OperationDefinition | undefined, exchange: Exchange, deps: PipelineDeps): { answer: Answer; layer: string } {
+function errorAnswer(
+  error: unknown,
+  operation: OperationDefinition | undefined,
+  exchange: Exchange,
+  deps: PipelineDeps,
+): { answer: Answer; layer: string } {
   let tagged: TaggedError;
   if (error instanceof TaggedError) {
     tagged = error;
   } else {
     const ref = `err_${createHash('sha256').update(`${deps.config.seed}:${exchange.id}`).digest('hex').slice(0, 8)}`;
-    deps.config.log(`[${ref}] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    tagged = operation?.declaredTags.has('UnknownError') ? new UnknownError(ref) : new SimInternalError(ref, 'The simulator failed to answer; its log has the details under this ref');
+    deps.config.log(
+      `[${ref}] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    tagged = operation?.declaredTags.has('UnknownError')
+      ? new UnknownError(ref)
+      : new SimInternalError(ref, 'The simulator failed to answer; its log has the details under this ref');
   }
   return { answer: tagged.toAnswer(), layer: tagged.fromSimulator ? 'simulator' : 'validation' };
 }

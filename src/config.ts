@@ -123,19 +123,34 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   }
   if (typeof config.host !== 'string' || config.host === '') throw new ConfigError('host must be a non-empty address');
   if (typeof config.seed !== 'string' || config.seed === '') throw new ConfigError('seed must be a non-empty string');
-  if (!config.projectDir.startsWith('/')) throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
+  if (!config.projectDir.startsWith('/'))
+    throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
   if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
-  if (!Number.isInteger(config.maxPartitions) || config.maxPartitions < 1) throw new ConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
-  if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0) throw new ConfigError('bodyLimit must be a positive integer');
-  if (!Number.isInteger(config.maxHeaderSize) || config.maxHeaderSize < 1024) throw new ConfigError(`maxHeaderSize must be an integer of at least 1024 bytes, got ${String(options.maxHeaderSize)}`);
-  if (!Number.isInteger(config.requestTimeout) || config.requestTimeout <= 0) throw new ConfigError('requestTimeout must be a positive number of milliseconds');
-  if (!Number.isInteger(config.maxSubscribers) || config.maxSubscribers < 1) throw new ConfigError(`maxSubscribers must be a positive integer, got ${String(options.maxSubscribers)}`);
-  if (config.adminToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(config.adminToken)) throw new ConfigError('adminToken must be at least 16 printable characters without spaces');
-  if (config.adminToken === undefined && !isLoopback(config.host)) config.adminToken = randomBytes(24).toString('base64url');
-  if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream)) throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
-  if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0) throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
-  if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error') throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
-  if (config.record !== undefined && config.upstream === undefined) throw new ConfigError('record needs an upstream to record from');
-  if (config.record !== undefined && config.replay !== undefined) throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
+  if (!Number.isInteger(config.maxPartitions) || config.maxPartitions < 1)
+    throw new ConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
+  if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0)
+    throw new ConfigError('bodyLimit must be a positive integer');
+  if (!Number.isInteger(config.maxHeaderSize) || config.maxHeaderSize < 1024)
+    throw new ConfigError(
+      `maxHeaderSize must be an integer of at least 1024 bytes, got ${String(options.maxHeaderSize)}`,
+    );
+  if (!Number.isInteger(config.requestTimeout) || config.requestTimeout <= 0)
+    throw new ConfigError('requestTimeout must be a positive number of milliseconds');
+  if (!Number.isInteger(config.maxSubscribers) || config.maxSubscribers < 1)
+    throw new ConfigError(`maxSubscribers must be a positive integer, got ${String(options.maxSubscribers)}`);
+  if (config.adminToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(config.adminToken))
+    throw new ConfigError('adminToken must be at least 16 printable characters without spaces');
+  if (config.adminToken === undefined && !isLoopback(config.host))
+    config.adminToken = randomBytes(24).toString('base64url');
+  if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream))
+    throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
+  if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0)
+    throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
+  if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error')
+    throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
+  if (config.record !== undefined && config.upstream === undefined)
+    throw new ConfigError('record needs an upstream to record from');
+  if (config.record !== undefined && config.replay !== undefined)
+    throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
   return config;
 }

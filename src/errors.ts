@@ -128,7 +128,10 @@ export class ServiceUnavailableError extends TaggedError {
 export class ProjectCopyError extends TaggedError {
   readonly _tag = 'ProjectCopyError';
   readonly status = 400;
-  constructor(message: string, readonly forceRequired = false) {
+  constructor(
+    message: string,
+    readonly forceRequired = false,
+  ) {
     super({ message });
   }
 

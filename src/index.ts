@@ -4,7 +4,12 @@
  * the app in Express or supertest is `session-agent-sim/app`.
  */
 export { startSimulator, type StartOptions } from './start-simulator.js';
-export { connectSimulator, SimulatorError, type SimulatorHandle, type ScenarioInput } from './client/simulator-handle.js';
+export {
+  connectSimulator,
+  SimulatorError,
+  type SimulatorHandle,
+  type ScenarioInput,
+} from './client/simulator-handle.js';
 export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config.js';
 export * from './errors.js';
 export type { CoverageReport } from './control/coverage.js';

@@ -52,7 +52,8 @@ export function codeVersion(): string {
   for (const entry of readdirSync(CODE_DIR, { recursive: true })) {
     const name = String(entry);
     // The code that runs: compiled .js, or .ts sources run through tsx (declarations and maps change nothing).
-    if (name.endsWith('.js') || (name.endsWith('.ts') && !name.endsWith('.d.ts'))) newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
+    if (name.endsWith('.js') || (name.endsWith('.ts') && !name.endsWith('.d.ts')))
+      newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
   }
   codeStamp = String(newest);
   return codeStamp;

@@ -58,7 +58,11 @@ export class SimScenarioNotFoundError extends TaggedError {
   readonly _tag = 'SimScenarioNotFoundError';
   readonly status = 404;
   constructor(name: string, available: string[], otherwise = 'or give a path to a .yaml file') {
-    super({ message: `No scenario "${name}".${didYouMean(name, available)}`, hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`, available });
+    super({
+      message: `No scenario "${name}".${didYouMean(name, available)}`,
+      hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`,
+      available,
+    });
   }
 }
 
@@ -76,7 +80,11 @@ export class SimUpstreamError extends TaggedError {
   readonly _tag = 'SimUpstreamError';
   readonly status = 502;
   constructor(request: string, why: string, code: string | undefined) {
-    super({ message: `Upstream failed for ${request}: ${why}`, code, hint: 'Check that the upstream server runs and answers at --upstream' });
+    super({
+      message: `Upstream failed for ${request}: ${why}`,
+      code,
+      hint: 'Check that the upstream server runs and answers at --upstream',
+    });
   }
 }
 
@@ -88,7 +96,9 @@ export class SimRecordingNotFoundError extends TaggedError {
     super({
       message: `No recorded interaction matches ${request}: ${why}`,
       closest,
-      hint: closest ? `Closest: interaction ${closest.seq}, ${closest.method} ${closest.path}` : 'Record it first (record or replay --upstream), or check the recording file',
+      hint: closest
+        ? `Closest: interaction ${closest.seq}, ${closest.method} ${closest.path}`
+        : 'Record it first (record or replay --upstream), or check the recording file',
     });
   }
 }
@@ -98,7 +108,10 @@ export class SimPartitionNameError extends TaggedError {
   readonly _tag = 'SimPartitionNameError';
   readonly status = 400;
   constructor(name: string) {
-    super({ message: `"${name}" cannot name a partition`, hint: 'Use 1 to 64 letters, digits, dots, dashes or underscores, e.g. X-Sim-Partition: worker-3' });
+    super({
+      message: `"${name}" cannot name a partition`,
+      hint: 'Use 1 to 64 letters, digits, dots, dashes or underscores, e.g. X-Sim-Partition: worker-3',
+    });
   }
 }
 
@@ -119,7 +132,10 @@ export class SimPartitionNotFoundError extends TaggedError {
   readonly _tag = 'SimPartitionNotFoundError';
   readonly status = 404;
   constructor(name: string, existing: string[]) {
-    super({ message: `No partition "${name}"`, hint: `Partitions now: ${existing.join(', ')}; a partition is created by the first request that names it` });
+    super({
+      message: `No partition "${name}"`,
+      hint: `Partitions now: ${existing.join(', ')}; a partition is created by the first request that names it`,
+    });
   }
 }
 
@@ -140,7 +156,12 @@ export class SimRuleNotFoundError extends TaggedError {
   readonly _tag = 'SimRuleNotFoundError';
   readonly status = 404;
   constructor(id: string, existing: string[]) {
-    super({ message: `No run-time rule ${id} in this partition`, hint: existing.length ? `Rules now: ${existing.join(', ')}` : 'This partition has no run-time rules (GET /__sim/rules lists them)' });
+    super({
+      message: `No run-time rule ${id} in this partition`,
+      hint: existing.length
+        ? `Rules now: ${existing.join(', ')}`
+        : 'This partition has no run-time rules (GET /__sim/rules lists them)',
+    });
   }
 }
 
@@ -148,7 +169,11 @@ export class SimRuleLimitError extends TaggedError {
   readonly _tag = 'SimRuleLimitError';
   readonly status = 429;
   constructor(max: number) {
-    super({ message: `This partition already holds ${max} run-time rules, its limit`, hint: 'Remove rules you no longer need (DELETE /__sim/rules or DELETE /__sim/rules/ID), or reset the partition', max });
+    super({
+      message: `This partition already holds ${max} run-time rules, its limit`,
+      hint: 'Remove rules you no longer need (DELETE /__sim/rules or DELETE /__sim/rules/ID), or reset the partition',
+      max,
+    });
   }
 }
 
@@ -157,7 +182,11 @@ export class SimScenarioError extends TaggedError {
   readonly _tag = 'SimScenarioError';
   readonly status = 400;
   constructor(problems: string[]) {
-    super({ message: `The scenario does not load: ${problems.join('; ')}`, problems, hint: 'Fix each problem at the place it names; the format is scenarios/scenario.schema.json' });
+    super({
+      message: `The scenario does not load: ${problems.join('; ')}`,
+      problems,
+      hint: 'Fix each problem at the place it names; the format is scenarios/scenario.schema.json',
+    });
   }
 }
 
@@ -219,7 +248,10 @@ export class SimRecordingWriteError extends TaggedError {
     super({
       message: `The upstream answered, but the interaction could not be written to ${file}: ${why}`,
       code,
-      hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free space on that disk (or record to another with --recording), then repeat the request' : 'Check that the recording file and its folder are writable, then repeat the request',
+      hint:
+        code === 'ENOSPC' || code === 'EDQUOT'
+          ? 'Free space on that disk (or record to another with --recording), then repeat the request'
+          : 'Check that the recording file and its folder are writable, then repeat the request',
     });
   }
 }

@@ -9,7 +9,11 @@ const [port, file, set] = process.argv.slice(2);
 const answers = new Map();
 for (const fixture of JSON.parse(readFileSync(file, 'utf8'))[set] ?? []) {
   const body = Buffer.from(fixture.body, 'base64');
-  answers.set(`${fixture.method} ${fixture.url}`, { status: fixture.status, headers: { 'content-type': fixture.contentType, 'content-length': body.length }, body });
+  answers.set(`${fixture.method} ${fixture.url}`, {
+    status: fixture.status,
+    headers: { 'content-type': fixture.contentType, 'content-length': body.length },
+    body,
+  });
 }
 const missing = Buffer.from('{"error":"no fixture"}');
 

@@ -21,7 +21,12 @@ createServer((req, res) => {
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', async () => {
     try {
-      const answer = await handler.handle({ headers: req.headers, url: req.url, method: req.method, body: Buffer.concat(chunks) });
+      const answer = await handler.handle({
+        headers: req.headers,
+        url: req.url,
+        method: req.method,
+        body: Buffer.concat(chunks),
+      });
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     } catch {

@@ -39,7 +39,10 @@ export function replayPath(i) {
 }
 
 function responseBody(i) {
-  return { data: [{ id: `msg_${i}`, time: { created: 1795366411614 + i }, type: 'agent-switched', agent: 'plan' }], cursor: { previous: 'eyJpZCI6Im1zZ18x', next: 'eyJpZCI6Im1zZ18y' } };
+  return {
+    data: [{ id: `msg_${i}`, time: { created: 1795366411614 + i }, type: 'agent-switched', agent: 'plan' }],
+    cursor: { previous: 'eyJpZCI6Im1zZ18x', next: 'eyJpZCI6Im1zZ18y' },
+  };
 }
 
 /** A recording in the simulator's format, built as `record` would write it (one document per interaction). */
@@ -53,7 +56,12 @@ export function writeRecording(dir, count) {
         seq: i,
         operationId: 'v2.session.messages',
         pathParams: { sessionID },
-        request: { method: 'GET', path: `/api/session/${sessionID}/message`, query: { limit: '1' }, headers: { accept: '*/*' } },
+        request: {
+          method: 'GET',
+          path: `/api/session/${sessionID}/message`,
+          query: { limit: '1' },
+          headers: { accept: '*/*' },
+        },
         response: { status: 200, headers: { 'content-type': 'application/json' }, body: responseBody(i) },
         timing: { started: '2026-11-22T16:53:31.551Z', durationMs: 3 },
       }),
@@ -73,9 +81,18 @@ export function writeTapes(dir, count) {
   for (let i = 1; i <= count; i++) {
     const body = Buffer.from(JSON.stringify(responseBody(i)));
     const tape = {
-      meta: { createdAt: '2026-11-22T16:53:31.551Z', host: 'http://127.0.0.1:9', reqHumanReadable: false, resHumanReadable: false },
+      meta: {
+        createdAt: '2026-11-22T16:53:31.551Z',
+        host: 'http://127.0.0.1:9',
+        reqHumanReadable: false,
+        resHumanReadable: false,
+      },
       req: { url: replayPath(i), method: 'GET', headers: {}, body: '' },
-      res: { status: 200, headers: { 'content-type': ['application/json'], 'content-length': [String(body.length)] }, body: body.toString('base64') },
+      res: {
+        status: 200,
+        headers: { 'content-type': ['application/json'], 'content-length': [String(body.length)] },
+        body: body.toString('base64'),
+      },
     };
     writeFileSync(join(tapes, `tape-${String(i).padStart(6, '0')}.json5`), JSON.stringify(tape));
   }

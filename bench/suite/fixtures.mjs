@@ -15,10 +15,20 @@ export async function captureFixtures(ctx, workloads) {
     const set = (sets[workload.fixtureSet] ??= []);
     for (const request of workload.requests) {
       const answer = await answerOf(ctx.ports[workload.source], request);
-      if (answer.status < 200 || answer.status > 299) throw new Error(`${workload.source} answered ${request.method} ${request.path} with ${answer.status || answer.error}; the fixture would not be a success`);
-      const fixture = { method: request.method, url: request.path, status: answer.status, contentType: answer.contentType, body: answer.body.toString('base64') };
+      if (answer.status < 200 || answer.status > 299)
+        throw new Error(
+          `${workload.source} answered ${request.method} ${request.path} with ${answer.status || answer.error}; the fixture would not be a success`,
+        );
+      const fixture = {
+        method: request.method,
+        url: request.path,
+        status: answer.status,
+        contentType: answer.contentType,
+        body: answer.body.toString('base64'),
+      };
       const same = set.find((f) => f.method === fixture.method && f.url === fixture.url);
-      if (same && same.body !== fixture.body) throw new Error(`fixture set ${workload.fixtureSet} has two answers for ${request.method} ${request.path}`);
+      if (same && same.body !== fixture.body)
+        throw new Error(`fixture set ${workload.fixtureSet} has two answers for ${request.method} ${request.path}`);
       if (!same) set.push(fixture);
     }
   }

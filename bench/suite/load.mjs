@@ -4,11 +4,14 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 function autocannonRequests(workload) {
-  if (!workload.rotate) return workload.requests.map(({ method, path, headers, body }) => ({ method, path, headers, body }));
+  if (!workload.rotate)
+    return workload.requests.map(({ method, path, headers, body }) => ({ method, path, headers, body }));
   const { paths } = workload.rotate;
   let next = 0;
   // One counter for all connections: together they walk the list in order, whatever their timing.
-  return [{ method: 'GET', path: paths[0], setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }];
+  return [
+    { method: 'GET', path: paths[0], setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) },
+  ];
 }
 
 /** Runs autocannon; resolves to the numbers the report keeps. */
@@ -40,11 +43,21 @@ export function sampleRequests(workload) {
 /** One answer, kept whole for comparing: status, media type and body bytes. */
 export async function answerOf(port, request, timeoutMs = 30_000) {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const body = Buffer.from(await res.arrayBuffer());
     return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
   } catch (error) {
-    return { status: 0, contentType: '', body: Buffer.alloc(0), error: error.cause?.code ?? error.name ?? String(error) };
+    return {
+      status: 0,
+      contentType: '',
+      body: Buffer.alloc(0),
+      error: error.cause?.code ?? error.name ?? String(error),
+    };
   }
 }
 
@@ -57,7 +70,8 @@ export function sameAnswer(a, b) {
 /** What differs between two answers, in a few words. */
 export function difference(a, b) {
   if (a.status !== b.status) return `status ${a.status || a.error} vs ${b.status || b.error}`;
-  if (mediaType(a.contentType) !== mediaType(b.contentType)) return `content-type "${a.contentType}" vs "${b.contentType}"`;
+  if (mediaType(a.contentType) !== mediaType(b.contentType))
+    return `content-type "${a.contentType}" vs "${b.contentType}"`;
   return `body ${a.body.length} B vs ${b.body.length} B`;
 }
 

@@ -100,9 +100,15 @@ export async function waitForAnswer(child, probe, { startedAt, deadlineMs = 60_0
   const deadline = startedAt + deadlineMs;
   let last = 'no answer';
   while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) before answering`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`exited (${child.exitCode ?? child.signalCode}) before answering`);
     try {
-      const res = await fetch(probe.url, { method: probe.method, headers: probe.headers, body: probe.body, signal: AbortSignal.timeout(attemptMs) });
+      const res = await fetch(probe.url, {
+        method: probe.method,
+        headers: probe.headers,
+        body: probe.body,
+        signal: AbortSignal.timeout(attemptMs),
+      });
       await res.arrayBuffer();
       if (res.ok) return performance.now() - startedAt;
       last = `HTTP ${res.status}`;

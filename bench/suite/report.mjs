@@ -23,23 +23,43 @@ function formatMiB(value) {
 }
 
 function cell(text) {
-  return String(text ?? dash).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return String(text ?? dash)
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 }
 
 function table(header, rows) {
-  return [`| ${header.map(cell).join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.map(cell).join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
 }
 
 function criteriaTable(criteria) {
   if (!criteria.length) return '_No criterion had its cells in this run._';
   return table(
     ['criterion', 'measured', 'target', 'met'],
-    criteria.map((c) => [c.label, c.measured, c.goal, `${c.met === undefined ? '–' : c.met ? '✅' : '❌'}${c.note ? ` ${c.note}` : ''}`]),
+    criteria.map((c) => [
+      c.label,
+      c.measured,
+      c.goal,
+      `${c.met === undefined ? '–' : c.met ? '✅' : '❌'}${c.note ? ` ${c.note}` : ''}`,
+    ]),
   );
 }
 
 function workloadSection(w) {
-  const header = ['target', 'req/s (median)', 'req/s min–max', 'p50 ms', 'p99 ms', 'errors', ...w.ratioColumns.map((c) => `÷ ${c}`), 'answer check'];
+  const header = [
+    'target',
+    'req/s (median)',
+    'req/s min–max',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    ...w.ratioColumns.map((c) => `÷ ${c}`),
+    'answer check',
+  ];
   const rows = w.rows.map((r) => [
     `${r.flagged ? '⚠️ ' : ''}${r.name}`,
     formatRps(r.rps),
@@ -50,12 +70,26 @@ function workloadSection(w) {
     ...r.ratios.map(formatRatio),
     r.check,
   ]);
-  return [`### ${w.name}`, '', w.note, '', table(header, rows), ...(w.remarks.length ? ['', ...w.remarks.map((line) => `- ${line}`)] : [])].join('\n');
+  return [
+    `### ${w.name}`,
+    '',
+    w.note,
+    '',
+    table(header, rows),
+    ...(w.remarks.length ? ['', ...w.remarks.map((line) => `- ${line}`)] : []),
+  ].join('\n');
 }
 
 function processTable(processes) {
   return table(
-    ['target', 'PID', 'startup (spawn → first 2xx)', 'peak RSS (VmHWM, at the end)', 'CPU while idle (3 s before round 1)', 'status'],
+    [
+      'target',
+      'PID',
+      'startup (spawn → first 2xx)',
+      'peak RSS (VmHWM, at the end)',
+      'CPU while idle (3 s before round 1)',
+      'status',
+    ],
     processes.map((p) => [
       p.name,
       p.pid ?? dash,
@@ -73,7 +107,13 @@ function measuresSection(measures) {
   if (!measures.rows.length) return '_The measures module returned no rows._';
   return table(
     ['measure', 'value', 'target', 'met', 'detail'],
-    measures.rows.map((m) => [m.name, `${Number.isFinite(m.value) ? (Number.isInteger(m.value) ? m.value.toLocaleString('en-US') : m.value.toFixed(2)) : dash} ${m.unit ?? ''}`.trim(), m.target, m.met === undefined ? dash : m.met ? '✅' : '❌', m.detail]),
+    measures.rows.map((m) => [
+      m.name,
+      `${Number.isFinite(m.value) ? (Number.isInteger(m.value) ? m.value.toLocaleString('en-US') : m.value.toFixed(2)) : dash} ${m.unit ?? ''}`.trim(),
+      m.target,
+      m.met === undefined ? dash : m.met ? '✅' : '❌',
+      m.detail,
+    ]),
   );
 }
 
@@ -104,7 +144,7 @@ export function writeReport(file, run) {
     `Each target is its own process on 127.0.0.1; autocannon drives it from the runner with ${run.connections} connections for ${run.duration} s per cell, ` +
       `after 1 s of unmeasured warm-up in round 1. Every round runs every cell (the target order rotates per round), and the runner waits for the target to go idle between cells. ` +
       'req/s, p50 and p99 are medians over rounds; errors are summed over rounds (socket errors and timeouts, then non-2xx answers); ' +
-      'each ratio is the median over rounds of the two targets\' req/s in the same round. The load generator shares the machine\'s cores with the target, so the fastest targets are partly measured against autocannon itself. ⚠️ marks a cell with errors or a failed answer check. ' +
+      "each ratio is the median over rounds of the two targets' req/s in the same round. The load generator shares the machine's cores with the target, so the fastest targets are partly measured against autocannon itself. ⚠️ marks a cell with errors or a failed answer check. " +
       '"answer check": the target\'s answer to the workload\'s request(s) before round 1, compared byte for byte (status, content-type, body) with the reference simulator where it should match, and again after the last round.',
     '',
     ...run.workloads.flatMap((w) => [workloadSection(w), '']),

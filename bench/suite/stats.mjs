@@ -68,10 +68,19 @@ export function judge(criteria, runs, { nameOf, cellOk, workloadName }) {
     const own = cellOk(c.workload, c.target);
     const peer = c.kind === 'ratio' ? cellOk(c.workload, c.ref) : { ok: true };
     const notes = [];
-    if (c.context && runs.get(`${c.workload}/${c.context}`)?.some(Boolean)) notes.push(`(${nameOf(c.context)}: ${formatMs(summarise(runs, `${c.workload}/${c.context}`).p99)} ms)`);
+    if (c.context && runs.get(`${c.workload}/${c.context}`)?.some(Boolean))
+      notes.push(`(${nameOf(c.context)}: ${formatMs(summarise(runs, `${c.workload}/${c.context}`).p99)} ms)`);
     if (!own.ok) notes.push(`(${nameOf(c.target)}: ${own.why})`);
     if (!peer.ok) notes.push(`(${nameOf(c.ref)}: ${peer.why})`);
-    rows.push({ workload: c.workload, label, value, measured, goal: wanted, met: Boolean(pass && own.ok), note: notes.join(' ') });
+    rows.push({
+      workload: c.workload,
+      label,
+      value,
+      measured,
+      goal: wanted,
+      met: Boolean(pass && own.ok),
+      note: notes.join(' '),
+    });
   }
   return rows;
 }

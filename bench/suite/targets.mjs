@@ -24,9 +24,17 @@ const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--port', 
 
 export const TARGETS = [
   { id: 'sim-cli', name: 'sim CLI', start: (ctx, port) => sim(port, 'mock') },
-  { id: 'sim-cli-examples', name: 'sim CLI --scenario none', start: (ctx, port) => sim(port, 'mock', '--scenario', 'none') },
+  {
+    id: 'sim-cli-examples',
+    name: 'sim CLI --scenario none',
+    start: (ctx, port) => sim(port, 'mock', '--scenario', 'none'),
+  },
   // The default scenario answers GET /api/model/default itself, so --dynamic alone would never generate.
-  { id: 'sim-cli-dynamic', name: 'sim CLI --scenario none --dynamic', start: (ctx, port) => sim(port, 'mock', '--scenario', 'none', '--dynamic') },
+  {
+    id: 'sim-cli-dynamic',
+    name: 'sim CLI --scenario none --dynamic',
+    start: (ctx, port) => sim(port, 'mock', '--scenario', 'none', '--dynamic'),
+  },
   {
     id: 'sim-cli-paging',
     name: 'sim CLI (10,000-message scenario)',
@@ -35,8 +43,16 @@ export const TARGETS = [
     },
     start: (ctx, port) => sim(port, 'mock', '--scenario', ctx.files.paging),
   },
-  { id: 'sim-embedded', name: 'sim embedded', start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'default'] }) },
-  { id: 'sim-embedded-examples', name: 'sim embedded (examples)', start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'none'] }) },
+  {
+    id: 'sim-embedded',
+    name: 'sim embedded',
+    start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'default'] }),
+  },
+  {
+    id: 'sim-embedded-examples',
+    name: 'sim embedded (examples)',
+    start: (ctx, port) => ({ command: node, args: ['bench/servers/sim-embedded.mjs', String(port), 'none'] }),
+  },
   {
     id: 'sim-replay-100',
     name: 'sim replay (100)',
@@ -57,12 +73,20 @@ export const TARGETS = [
     id: 'prism',
     name: 'Prism CLI static',
     // -v silent: Prism logs every request at info level, and a logging Prism measures its logger.
-    start: (ctx, port) => ({ command: PRISM, args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', SPEC], env: PRISM_ENV }),
+    start: (ctx, port) => ({
+      command: PRISM,
+      args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', SPEC],
+      env: PRISM_ENV,
+    }),
   },
   {
     id: 'prism-dynamic',
     name: 'Prism CLI -d',
-    start: (ctx, port) => ({ command: PRISM, args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-d', '--seed', 'bench', '-v', 'silent', SPEC], env: PRISM_ENV }),
+    start: (ctx, port) => ({
+      command: PRISM,
+      args: ['mock', '-h', '127.0.0.1', '-p', String(port), '-d', '--seed', 'bench', '-v', 'silent', SPEC],
+      env: PRISM_ENV,
+    }),
   },
   {
     id: 'talkback-100',
@@ -82,9 +106,33 @@ export const TARGETS = [
     // It parses one JSON5 file per tape before it listens.
     deadlineMs: 180_000,
   },
-  { id: 'bare-node', name: 'bare node:http', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'] }) },
-  { id: 'bare-node-dynamic', name: 'bare node:http (dynamic bytes)', fixtures: 'dynamic', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'dynamic'] }) },
-  { id: 'bare-express', name: 'bare Express 5', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-express.mjs', String(port), ctx.fixturesFile, 'static'] }) },
+  {
+    id: 'bare-node',
+    name: 'bare node:http',
+    fixtures: 'static',
+    start: (ctx, port) => ({
+      command: node,
+      args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'],
+    }),
+  },
+  {
+    id: 'bare-node-dynamic',
+    name: 'bare node:http (dynamic bytes)',
+    fixtures: 'dynamic',
+    start: (ctx, port) => ({
+      command: node,
+      args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'dynamic'],
+    }),
+  },
+  {
+    id: 'bare-express',
+    name: 'bare Express 5',
+    fixtures: 'static',
+    start: (ctx, port) => ({
+      command: node,
+      args: ['bench/servers/bare-express.mjs', String(port), ctx.fixturesFile, 'static'],
+    }),
+  },
   {
     id: 'wiremock',
     name: 'WireMock',
@@ -97,23 +145,55 @@ export const TARGETS = [
     // rather than chunked bodies, so its answers are framed like every other target's.
     start: (ctx, port) => ({
       command: 'java',
-      args: ['-jar', WIREMOCK_JAR, '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', ctx.files.wiremockRoot, '--disable-banner', '--no-request-journal', '--disable-request-logging', '--use-chunked-encoding', 'never'],
+      args: [
+        '-jar',
+        WIREMOCK_JAR,
+        '--port',
+        String(port),
+        '--bind-address',
+        '127.0.0.1',
+        '--root-dir',
+        ctx.files.wiremockRoot,
+        '--disable-banner',
+        '--no-request-journal',
+        '--disable-request-logging',
+        '--use-chunked-encoding',
+        'never',
+      ],
     }),
   },
-  { id: 'upstream', name: 'upstream (bare node:http) direct', fixtures: 'static', start: (ctx, port) => ({ command: node, args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'] }) },
+  {
+    id: 'upstream',
+    name: 'upstream (bare node:http) direct',
+    fixtures: 'static',
+    start: (ctx, port) => ({
+      command: node,
+      args: ['bench/servers/bare-node.mjs', String(port), ctx.fixturesFile, 'static'],
+    }),
+  },
   {
     id: 'sim-record',
     name: 'sim record → upstream',
     needs: ['upstream'],
     start: (ctx, port) => {
       ctx.files.recordOut = join(ctx.tmp, 'rec.yaml');
-      return sim(port, 'record', '--upstream', `http://127.0.0.1:${ctx.ports.upstream}`, '--recording', ctx.files.recordOut);
+      return sim(
+        port,
+        'record',
+        '--upstream',
+        `http://127.0.0.1:${ctx.ports.upstream}`,
+        '--recording',
+        ctx.files.recordOut,
+      );
     },
   },
   {
     id: 'real-server',
     name: 'real server (opencode serve) direct',
-    available: () => (process.platform === 'linux' && process.arch === 'x64' && existsSync(REAL_SERVER) ? undefined : `${REAL_SERVER} not installed`),
+    available: () =>
+      process.platform === 'linux' && process.arch === 'x64' && existsSync(REAL_SERVER)
+        ? undefined
+        : `${REAL_SERVER} not installed`,
     // As test/support/real-server.ts starts it: a fresh git repository and a throwaway HOME.
     prepare: (ctx) => {
       const repo = join(ctx.tmp, 'real', 'repo');
@@ -122,7 +202,11 @@ export const TARGETS = [
       mkdirSync(home, { recursive: true });
       const env = { ...process.env, HOME: home };
       spawnSync('git', ['init', '-q'], { cwd: repo, env });
-      spawnSync('git', ['-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init'], { cwd: repo, env });
+      spawnSync(
+        'git',
+        ['-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init'],
+        { cwd: repo, env },
+      );
       ctx.files.realRepo = repo;
       ctx.files.realHome = home;
     },
@@ -139,7 +223,14 @@ export const TARGETS = [
     needs: ['real-server'],
     start: (ctx, port) => {
       ctx.files.recordRealOut = join(ctx.tmp, 'rec-real.yaml');
-      return sim(port, 'record', '--upstream', `http://127.0.0.1:${ctx.ports['real-server']}`, '--recording', ctx.files.recordRealOut);
+      return sim(
+        port,
+        'record',
+        '--upstream',
+        `http://127.0.0.1:${ctx.ports['real-server']}`,
+        '--recording',
+        ctx.files.recordRealOut,
+      );
     },
   },
 ];

@@ -4,7 +4,17 @@ import { sim } from './sim.js';
 afterEach(() => sim.rules.clear());
 
 it('answers a declared error the test asked for, once', async () => {
-  await sim.rules.add({ when: { operation: 'v2.model.default' }, then: { error: { _tag: 'ServiceUnavailableError', message: 'Model catalog initialization timed out', service: 'model.catalog' } }, times: 1 });
+  await sim.rules.add({
+    when: { operation: 'v2.model.default' },
+    then: {
+      error: {
+        _tag: 'ServiceUnavailableError',
+        message: 'Model catalog initialization timed out',
+        service: 'model.catalog',
+      },
+    },
+    times: 1,
+  });
   expect((await fetch(`${sim.url}/api/model/default`)).status).toBe(503);
   expect((await fetch(`${sim.url}/api/model/default`)).status).toBe(200);
 });

@@ -4,7 +4,7 @@
  * example's, and a record fetched by id carries that id. A frontend showing "Session not found: ses_x"
  * should show the id it asked for.
  */
-import { resolveLocation, type ProjectContext } from '../spec/location.js';
+import { resolveLocation, type ProjectContext } from '../openapi/location.js';
 
 type IdentitySource = [field: string, from: (params: Record<string, string>, body: Record<string, unknown>) => unknown];
 
@@ -34,7 +34,8 @@ export interface EchoContext {
 export function echoRequest(answerBody: unknown, context: EchoContext): unknown {
   if (!isObject(answerBody)) return answerBody;
   const out: Record<string, unknown> = { ...answerBody };
-  if (context.locationEnvelope && 'location' in out) out.location = resolveLocation(context.project, context.query.location);
+  if (context.locationEnvelope && 'location' in out)
+    out.location = resolveLocation(context.project, context.query.location);
   const requestBody = isObject(context.body) ? context.body : {};
   if (typeof out._tag === 'string') return replaceIdentity(out, ERROR_IDENTITY, context.pathParams, requestBody);
   if (isObject(out.data)) out.data = replaceIdentity({ ...out.data }, DATA_IDENTITY, context.pathParams, requestBody);
@@ -44,10 +45,22 @@ export function echoRequest(answerBody: unknown, context: EchoContext): unknown 
 /** What of the request and the project an echo depends on: the same key, the same echoed answer. */
 export function echoKey(context: EchoContext): string {
   const messageID = isObject(context.body) ? context.body.messageID : undefined;
-  return JSON.stringify([context.project.id, context.project.directory, context.locationEnvelope, context.query.location ?? null, context.pathParams, messageID ?? null]);
+  return JSON.stringify([
+    context.project.id,
+    context.project.directory,
+    context.locationEnvelope,
+    context.query.location ?? null,
+    context.pathParams,
+    messageID ?? null,
+  ]);
 }
 
-function replaceIdentity(record: Record<string, unknown>, sources: IdentitySource[], params: Record<string, string>, body: Record<string, unknown>): Record<string, unknown> {
+function replaceIdentity(
+  record: Record<string, unknown>,
+  sources: IdentitySource[],
+  params: Record<string, string>,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   for (const [field, from] of sources) {
     const value = from(params, body);
     const old = record[field];

@@ -3,7 +3,7 @@
  * (`prism-mocker.ts`), seeded per request so an answer depends on the seed and the request alone.
  */
 import { createHash } from 'node:crypto';
-import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
+import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import type { Preferences } from './preferences.js';
 import { remember } from '../bounded-map.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
@@ -44,7 +44,9 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
     stored = await allExamples(spec, mockWithPrism);
     writeCached('examples', cacheKey, stored);
   }
-  const examples = new Map<string, Promise<MockResult>>(Object.entries(stored).map(([key, result]) => [key, Promise.resolve(result)]));
+  const examples = new Map<string, Promise<MockResult>>(
+    Object.entries(stored).map(([key, result]) => [key, Promise.resolve(result)]),
+  );
   const generated = new Map<string, Promise<MockResult>>();
   if (options.dynamic) void prism().catch(() => {}); // warmed in the background; the first answer waits if it must
   return {
@@ -61,16 +63,21 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
       };
       if (!base.dynamic) return remembered(examples, EXAMPLES_CAPACITY, exampleKey(base), () => mockWithPrism(base));
       const seed = requestSeed(options.seed, request);
-      return remembered(generated, GENERATED_CAPACITY, `${seed} ${base.code ?? ''} ${base.exampleKey ?? ''}`, async () => {
-        for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
-          try {
-            return await mockWithPrism({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
-          } catch {
-            // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
+      return remembered(
+        generated,
+        GENERATED_CAPACITY,
+        `${seed} ${base.code ?? ''} ${base.exampleKey ?? ''}`,
+        async () => {
+          for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
+            try {
+              return await mockWithPrism({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
+            } catch {
+              // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
+            }
           }
-        }
-        return mockWithPrism({ ...base, dynamic: false }); // the example: a believable answer beats an error
-      });
+          return mockWithPrism({ ...base, dynamic: false }); // the example: a believable answer beats an error
+        },
+      );
     },
   };
 }
@@ -80,7 +87,12 @@ function exampleKey(request: Pick<MockRequest, 'operationId' | 'code' | 'example
 }
 
 /** The answer kept under `key`, or made and kept (a failure is forgotten, so it is tried again). */
-function remembered(kept: Map<string, Promise<MockResult>>, capacity: number, key: string, make: () => Promise<MockResult>): Promise<MockResult> {
+function remembered(
+  kept: Map<string, Promise<MockResult>>,
+  capacity: number,
+  key: string,
+  make: () => Promise<MockResult>,
+): Promise<MockResult> {
   return remember(kept, capacity, key, () => {
     const answer = make();
     answer.catch(() => kept.delete(key));
@@ -89,11 +101,22 @@ function remembered(kept: Map<string, Promise<MockResult>>, capacity: number, ke
 }
 
 /** Every operation's example answer, and the one for each status it declares (what `Prefer: code=` asks). */
-async function allExamples(spec: SpecIndex, mockWithPrism: (request: MockRequest) => Promise<MockResult>): Promise<Record<string, MockResult>> {
+async function allExamples(
+  spec: SpecIndex,
+  mockWithPrism: (request: MockRequest) => Promise<MockResult>,
+): Promise<Record<string, MockResult>> {
   const out: Record<string, MockResult> = {};
   for (const operation of spec.operations) {
     for (const code of [undefined, ...operation.responses.keys()]) {
-      const request: MockRequest = { specHash: spec.hash, operationId: operation.operationId, method: operation.method, path: operation.path, body: undefined, dynamic: false, code };
+      const request: MockRequest = {
+        specHash: spec.hash,
+        operationId: operation.operationId,
+        method: operation.method,
+        path: operation.path,
+        body: undefined,
+        dynamic: false,
+        code,
+      };
       try {
         out[exampleKey(request)] = await mockWithPrism(request);
       } catch {
@@ -110,7 +133,15 @@ const GENERATION_DRAWS = 3;
 /** Same seed and same request give the same generated body, whatever came before. */
 function requestSeed(seed: string, request: FallbackRequest): string {
   return createHash('sha256')
-    .update(JSON.stringify([seed, request.operation.operationId, request.path, sortedEntries(request.query), request.body ?? null]))
+    .update(
+      JSON.stringify([
+        seed,
+        request.operation.operationId,
+        request.path,
+        sortedEntries(request.query),
+        request.body ?? null,
+      ]),
+    )
     .digest('hex');
 }
 

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError, type SimConfig } from '../config.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { createPassThrough, type PassThrough } from './pass-through.js';
 import { RECORDING_FORMAT, type RecordingHeader } from '../recordings/format.js';
 import { createRecorder } from '../recordings/recorder.js';
@@ -13,17 +13,36 @@ import { createReplayer } from '../recordings/replay.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import { withoutCredentials } from '../recordings/redact.js';
 
-export function createModePassThrough(config: SimConfig, spec: SpecIndex, secrets?: SecretValues): PassThrough | undefined {
+export function createModePassThrough(
+  config: SimConfig,
+  spec: SpecIndex,
+  secrets?: SecretValues,
+): PassThrough | undefined {
   if (config.upstream === undefined && config.replay === undefined) return undefined;
   const rules = mergeRedaction(config.redact);
-  const upstream = config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
+  const upstream =
+    config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
   if (config.replay !== undefined && !existsSync(config.replay) && !upstream) {
     throw new ConfigError(`no recording at ${config.replay} (replay --upstream URL starts one)`);
   }
-  const replayer = config.replay === undefined ? undefined : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
+  const replayer =
+    config.replay === undefined
+      ? undefined
+      : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
-  const header: RecordingHeader = { format: RECORDING_FORMAT, specHash: spec.hash, upstream: config.upstream === undefined ? undefined : withoutCredentials(config.upstream) };
-  const recorder = recordTo === undefined ? undefined : createRecorder(recordTo, header, rules, { recorded: recordTo === config.replay ? replayer?.size : undefined, log: config.log, scrub: secrets?.scrub });
+  const header: RecordingHeader = {
+    format: RECORDING_FORMAT,
+    specHash: spec.hash,
+    upstream: config.upstream === undefined ? undefined : withoutCredentials(config.upstream),
+  };
+  const recorder =
+    recordTo === undefined
+      ? undefined
+      : createRecorder(recordTo, header, rules, {
+          recorded: recordTo === config.replay ? replayer?.size : undefined,
+          log: config.log,
+          scrub: secrets?.scrub,
+        });
   return createPassThrough({ upstream, recorder, replayer });
 }

@@ -11,20 +11,35 @@ import type { Responder } from './responder.js';
 import { forward, releaseUpstream, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */
-export type PassThrough = ((exchange: Exchange, route: Route, cursors: Map<string, number>) => Promise<Answer & { layer: string }>) & {
+export type PassThrough = ((
+  exchange: Exchange,
+  route: Route,
+  cursors: Map<string, number>,
+) => Promise<Answer & { layer: string }>) & {
   /** Lets go of the recording file and of the connections kept open to the upstream, once nothing more is sent. */
   close(): void;
 };
 
-export function createPassThrough(options: { upstream?: Upstream; recorder?: Recorder; replayer?: Replayer }): PassThrough {
+export function createPassThrough(options: {
+  upstream?: Upstream;
+  recorder?: Recorder;
+  replayer?: Replayer;
+}): PassThrough {
   const { upstream, recorder, replayer } = options;
-  const through = async (exchange: Exchange, route: Route, cursors: Map<string, number>): Promise<Answer & { layer: string }> => {
+  const through = async (
+    exchange: Exchange,
+    route: Route,
+    cursors: Map<string, number>,
+  ): Promise<Answer & { layer: string }> => {
     const replayed = replayer?.answer(exchange, route, cursors);
     if (replayed) return { ...replayed, layer: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
     const started = wallClock();
     const answer = await forward(exchange, upstream);
-    return { ...(recorder ? recorder.capture(exchange, answer, route, started) : answer), layer: recorder ? 'record' : 'upstream' };
+    return {
+      ...(recorder ? recorder.capture(exchange, answer, route, started) : answer),
+      layer: recorder ? 'record' : 'upstream',
+    };
   };
   return Object.assign(through, {
     close: () => {
@@ -38,6 +53,11 @@ export function passThroughResponder(through: PassThrough): Responder {
   return {
     name: 'upstream',
     honorsPreferences: true,
-    respond: (request) => through(request.exchange, { operationId: request.operation.operationId, pathParams: request.pathParams }, request.partition.replayCursors),
+    respond: (request) =>
+      through(
+        request.exchange,
+        { operationId: request.operation.operationId, pathParams: request.pathParams },
+        request.partition.replayCursors,
+      ),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { SimPreferenceError } from '../errors.js';
 import { didYouMean } from '../text/closest.js';
-import type { OperationDefinition } from '../spec/openapi.js';
+import type { OperationDefinition } from '../openapi/openapi.js';
 
 export interface Preferences {
   code?: number;
@@ -18,7 +18,10 @@ export function readPreferences(header: string | undefined, operation: Operation
   for (const part of header.split(/[,;]/)) {
     const [rawKey, ...rest] = part.split('=');
     const key = rawKey?.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"(.*)"$/, '$1');
+    const value = rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
     if (key === 'code') prefs.code = parseCode(value, operation);
     else if (key === 'example') prefs.example = value;
     else if (key === 'dynamic') prefs.dynamic = parseBoolean(value);
@@ -51,7 +54,9 @@ function checkExample(name: string, code: number, operation: OperationDefinition
     const near = didYouMean(name, names).trimStart();
     throw new SimPreferenceError(
       `Prefer: example=${name} is not an example of ${operation.operationId} status ${code}`,
-      names.length ? `${near ? `${near} ` : ''}Examples for status ${code}: ${names.join(', ')}` : `Status ${code} has no examples`,
+      names.length
+        ? `${near ? `${near} ` : ''}Examples for status ${code}: ${names.join(', ')}`
+        : `Status ${code} has no examples`,
     );
   }
 }

@@ -35,7 +35,16 @@ interface PrismParts {
   getHttpOperationsFromSpec: () => PrismHttp['getHttpOperationsFromSpec'];
 }
 
-const silent = { fatal: noop, error: noop, warn: noop, info: noop, debug: noop, trace: noop, success: noop, child: () => silent };
+const silent = {
+  fatal: noop,
+  error: noop,
+  warn: noop,
+  info: noop,
+  debug: noop,
+  trace: noop,
+  success: noop,
+  child: () => silent,
+};
 function noop(): void {}
 
 let prism: PrismParts | undefined;
@@ -57,7 +66,10 @@ export function loadPrism(): PrismParts {
     if (request !== '@faker-js/faker') return original.call(this, request, parent, isMain);
     let english: object | undefined;
     const load = () => (english ??= original.call(this, '@faker-js/faker/locale/en', parent, isMain) as object);
-    const lazy = new Proxy({}, { get: (_, key) => Reflect.get(load(), key), has: (_, key) => Reflect.has(load(), key) });
+    const lazy = new Proxy(
+      {},
+      { get: (_, key) => Reflect.get(load(), key), has: (_, key) => Reflect.has(load(), key) },
+    );
     return { default: lazy, faker: lazy };
   };
   try {
@@ -76,7 +88,9 @@ export function loadPrism(): PrismParts {
     };
     // Draw values from a schema's `examples` when it has them: generated bodies then read like real data
     // (ids, paths, model names) instead of lorem ipsum, and stay valid since examples are.
-    (require('json-schema-faker') as { JSONSchemaFaker: { option(options: object): void } }).JSONSchemaFaker.option({ useExamplesValue: true });
+    (require('json-schema-faker') as { JSONSchemaFaker: { option(options: object): void } }).JSONSchemaFaker.option({
+      useExamplesValue: true,
+    });
     prism = {
       instance: factory(config(false, undefined), components as never) as PrismInstance,
       getHttpOperationsFromSpec: () =>
@@ -98,7 +112,8 @@ export async function registerSpec(hash: string, document: () => object): Promis
 
 export async function mock(request: MockRequest): Promise<MockResult> {
   const resource = operationsBySpec.get(request.specHash)?.get(request.operationId);
-  if (!resource) throw new Error(`Prism has no operation ${request.operationId} for spec ${request.specHash.slice(0, 12)}`);
+  if (!resource)
+    throw new Error(`Prism has no operation ${request.operationId} for spec ${request.specHash.slice(0, 12)}`);
   const input: IHttpRequest = {
     method: request.method.toLowerCase() as IHttpRequest['method'],
     url: { path: request.path },

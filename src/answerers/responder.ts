@@ -9,7 +9,7 @@ import type { MockResult } from './prism-mocker.js';
 import { BASIC_CHALLENGE } from '../errors.js';
 import type { Fallback } from './fallback.js';
 import type { Answer, Exchange } from '../http/io.js';
-import type { OperationDefinition } from '../spec/openapi.js';
+import type { OperationDefinition } from '../openapi/openapi.js';
 import type { Partition } from '../control/partitions.js';
 import type { Preferences } from './preferences.js';
 

@@ -9,7 +9,7 @@ import type { Partition } from '../control/partitions.js';
 import { DROP, jsonAnswer, type Answer } from '../http/io.js';
 import type { RuleDefinition } from '../scenarios/definition.js';
 import { withLocation } from '../scenarios/read-rule.js';
-import { resolveLocation } from '../spec/location.js';
+import { resolveLocation } from '../openapi/location.js';
 import { stateOf } from '../state/world.js';
 import type { StatefulKind } from '../state/resource-states.js';
 import type { AcceptedRequest, Responder } from './responder.js';
@@ -34,7 +34,8 @@ export function ruleResponder(wait: Wait = realWait): Responder {
 
 /** Finds the first rule that applies now and counts the use; undefined when none does. */
 function takeRule(partition: Partition, request: AcceptedRequest, now: number): RuleDefinition | undefined {
-  const applies = (rule: RuleDefinition, used: number) => matches(rule, request, now) && stateHolds(rule, partition) && (rule.times === undefined || used < rule.times);
+  const applies = (rule: RuleDefinition, used: number) =>
+    matches(rule, request, now) && stateHolds(rule, partition) && (rule.times === undefined || used < rule.times);
   const runtime = partition.rules.list().find((r) => applies(r.definition, r.fired));
   if (runtime) {
     runtime.fired++;
@@ -50,8 +51,14 @@ function takeRule(partition: Partition, request: AcceptedRequest, now: number): 
 
 function answerOf(rule: RuleDefinition, request: AcceptedRequest): Answer {
   if (rule.drop) return { ...DROP, rule: rule.where };
-  const body = withLocation(request.operation.locationEnvelope, rule.answer, resolveLocation(request.partition.project(), request.query.location));
-  return rule.answer === undefined ? { kind: 'empty', status: rule.status, rule: rule.where } : { ...jsonAnswer(rule.status, structuredClone(body)), rule: rule.where };
+  const body = withLocation(
+    request.operation.locationEnvelope,
+    rule.answer,
+    resolveLocation(request.partition.project(), request.query.location),
+  );
+  return rule.answer === undefined
+    ? { kind: 'empty', status: rule.status, rule: rule.where }
+    : { ...jsonAnswer(rule.status, structuredClone(body)), rule: rule.where };
 }
 
 function matches(rule: RuleDefinition, request: AcceptedRequest, now: number): boolean {
@@ -65,12 +72,15 @@ function matches(rule: RuleDefinition, request: AcceptedRequest, now: number): b
 
 function stateHolds(rule: RuleDefinition, partition: Partition): boolean {
   const world = partition.world;
-  return Object.entries(rule.state ?? {}).every(([kind, condition]) => world !== undefined && stateOf(world, kind as StatefulKind, condition.id) === condition.is);
+  return Object.entries(rule.state ?? {}).every(
+    ([kind, condition]) => world !== undefined && stateOf(world, kind as StatefulKind, condition.id) === condition.is,
+  );
 }
 
 /** Whether `actual` has every field of `expected` (objects compared field by field, the rest exactly). */
 function contains(actual: unknown, expected: unknown): boolean {
-  if (typeof expected !== 'object' || expected === null || Array.isArray(expected)) return isDeepStrictEqual(actual, expected);
+  if (typeof expected !== 'object' || expected === null || Array.isArray(expected))
+    return isDeepStrictEqual(actual, expected);
   if (typeof actual !== 'object' || actual === null) return false;
   return Object.entries(expected).every(([k, v]) => contains((actual as Record<string, unknown>)[k], v));
 }

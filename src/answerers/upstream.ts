@@ -10,7 +10,18 @@ import { SimUpstreamError } from '../errors.js';
 import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `host` (it names the upstream, not us). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 export interface Upstream {
   url: URL;
@@ -19,7 +30,16 @@ export interface Upstream {
 
 /** Headers minus hop-by-hop ones, including those the message's own `Connection` header names. */
 function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Record<string, string> {
-  return flatHeaders(headers, new Set([...HOP_BY_HOP, ...drop, ...String(headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase())]));
+  return flatHeaders(
+    headers,
+    new Set([
+      ...HOP_BY_HOP,
+      ...drop,
+      ...String(headers.connection ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase()),
+    ]),
+  );
 }
 
 /**
@@ -47,7 +67,10 @@ export function releaseUpstream(upstream: Upstream): void {
 export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer> {
   const base = upstream.url;
   // Ask for identity encoding: answers are checked (and, later, recorded) as plain text.
-  const headers: Record<string, string> = { ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']), 'accept-encoding': 'identity' };
+  const headers: Record<string, string> = {
+    ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']),
+    'accept-encoding': 'identity',
+  };
   if (exchange.rawBody.length) headers['content-length'] = String(exchange.rawBody.length);
   const send = base.protocol === 'https:' ? https.request : http.request;
   // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
@@ -58,7 +81,17 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
   const where = `${exchange.method} ${base.origin}${exchange.pathname}`;
 
   return new Promise<Answer>((resolve, reject) => {
-    const request = { protocol: base.protocol, hostname: base.hostname.replace(/^\[|\]$/g, ''), port: base.port, path, auth, method: exchange.method, headers, timeout: upstream.timeoutMs, agent: agentFor(upstream) };
+    const request = {
+      protocol: base.protocol,
+      hostname: base.hostname.replace(/^\[|\]$/g, ''),
+      port: base.port,
+      path,
+      auth,
+      method: exchange.method,
+      headers,
+      timeout: upstream.timeoutMs,
+      agent: agentFor(upstream),
+    };
     const req = send(request, (res) => {
       const status = res.statusCode ?? 502;
       const answerHeaders = endToEnd(res.headers, ['content-length']);
@@ -68,7 +101,9 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
       }
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (error) => reject(new SimUpstreamError(where, 'the upstream broke off its answer', (error as NodeJS.ErrnoException).code)));
+      res.on('error', (error) =>
+        reject(new SimUpstreamError(where, 'the upstream broke off its answer', (error as NodeJS.ErrnoException).code)),
+      );
       res.on('end', () => {
         const raw = Buffer.concat(chunks);
         let body: unknown;
@@ -86,7 +121,14 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
     req.on('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? 'EUPSTREAM';
-      const why = code === 'ECONNREFUSED' ? 'nothing is listening there' : code === 'ETIMEDOUT' ? `no answer within ${upstream.timeoutMs} ms` : code === 'ECONNRESET' ? 'the connection was reset' : error.message;
+      const why =
+        code === 'ECONNREFUSED'
+          ? 'nothing is listening there'
+          : code === 'ETIMEDOUT'
+            ? `no answer within ${upstream.timeoutMs} ms`
+            : code === 'ECONNRESET'
+              ? 'the connection was reset'
+              : error.message;
       reject(new SimUpstreamError(where, why, code));
     });
     req.end(exchange.rawBody.length ? exchange.rawBody : undefined);

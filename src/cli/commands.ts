@@ -22,7 +22,12 @@ export const OPTIONS = {
     help: 'serve a scenario: a name in scenarios/ or a path to a .yaml file; "none" serves the spec\'s examples only',
     shownDefault: 'default',
   },
-  port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one', shownDefault: String(DEFAULTS.port) },
+  port: {
+    type: 'string',
+    value: 'N',
+    help: 'port to listen on; 0 picks a free one',
+    shownDefault: String(DEFAULTS.port),
+  },
   host: {
     type: 'string',
     value: 'ADDR',
@@ -35,25 +40,64 @@ export const OPTIONS = {
     help: 'the token /__sim asks for (X-Sim-Admin-Token: TOKEN, or /__sim/?admin_token=TOKEN in a browser), at least 16 characters',
     shownDefault: 'none on loopback; generated and printed once for any other --host',
   },
-  'body-limit': { type: 'string', value: 'BYTES', help: 'largest request body accepted; a larger one is answered InvalidRequestError', shownDefault: String(DEFAULTS.bodyLimit) },
-  'max-header-size': { type: 'string', value: 'BYTES', help: 'largest request line plus headers; a larger one is answered 431 SimRequestRefusedError', shownDefault: String(DEFAULTS.maxHeaderSize) },
-  'max-subscribers': { type: 'string', value: 'N', help: 'most event-stream subscribers at once, over all partitions; one more is answered 429 SimStreamLimitError', shownDefault: String(DEFAULTS.maxSubscribers) },
-  'max-partitions': { type: 'string', value: 'N', help: 'most partitions at once; one more is answered 429 SimPartitionLimitError', shownDefault: String(DEFAULTS.maxPartitions) },
+  'body-limit': {
+    type: 'string',
+    value: 'BYTES',
+    help: 'largest request body accepted; a larger one is answered InvalidRequestError',
+    shownDefault: String(DEFAULTS.bodyLimit),
+  },
+  'max-header-size': {
+    type: 'string',
+    value: 'BYTES',
+    help: 'largest request line plus headers; a larger one is answered 431 SimRequestRefusedError',
+    shownDefault: String(DEFAULTS.maxHeaderSize),
+  },
+  'max-subscribers': {
+    type: 'string',
+    value: 'N',
+    help: 'most event-stream subscribers at once, over all partitions; one more is answered 429 SimStreamLimitError',
+    shownDefault: String(DEFAULTS.maxSubscribers),
+  },
+  'max-partitions': {
+    type: 'string',
+    value: 'N',
+    help: 'most partitions at once; one more is answered 429 SimPartitionLimitError',
+    shownDefault: String(DEFAULTS.maxPartitions),
+  },
   'request-timeout': {
     type: 'string',
     value: 'MS',
     help: 'how long a client may take to send a whole request; a slower one is answered 408 SimRequestRefusedError',
     shownDefault: String(DEFAULTS.requestTimeout),
   },
-  seed: { type: 'string', value: 'S', help: 'seed for generated ids and data: same seed, same answers', shownDefault: `"${DEFAULTS.seed}"` },
+  seed: {
+    type: 'string',
+    value: 'S',
+    help: 'seed for generated ids and data: same seed, same answers',
+    shownDefault: `"${DEFAULTS.seed}"`,
+  },
   dynamic: {
     type: 'boolean',
-    help: 'generate bodies from the schemas instead of serving the spec\'s examples (where no scenario answers)',
+    help: "generate bodies from the schemas instead of serving the spec's examples (where no scenario answers)",
   },
-  'project-dir': { type: 'string', value: 'DIR', help: 'project directory the simulated service runs in', shownDefault: DEFAULTS.projectDir },
-  'real-time': { type: 'boolean', help: 'let the clock follow wall time', shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance' },
+  'project-dir': {
+    type: 'string',
+    value: 'DIR',
+    help: 'project directory the simulated service runs in',
+    shownDefault: DEFAULTS.projectDir,
+  },
+  'real-time': {
+    type: 'boolean',
+    help: 'let the clock follow wall time',
+    shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
+  },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
-  'upstream-timeout': { type: 'string', value: 'MS', help: 'how long to wait for the upstream\'s answer, in milliseconds', shownDefault: String(DEFAULTS.upstreamTimeout) },
+  'upstream-timeout': {
+    type: 'string',
+    value: 'MS',
+    help: "how long to wait for the upstream's answer, in milliseconds",
+    shownDefault: String(DEFAULTS.upstreamTimeout),
+  },
   recording: { type: 'string', value: 'FILE', help: 'the recording file (YAML)' },
   'redact-header': {
     type: 'string',
@@ -61,12 +105,17 @@ export const OPTIONS = {
     value: 'NAME',
     help: 'also redact this header (repeatable; authorization, proxy-authorization, cookie, set-cookie, x-api-key and x-sim-admin-token always are)',
   },
-  'redact-query': { type: 'string', multiple: true, value: 'NAME', help: 'also redact this query value (repeatable; auth_token and admin_token always are)' },
+  'redact-query': {
+    type: 'string',
+    multiple: true,
+    value: 'NAME',
+    help: 'also redact this query value (repeatable; auth_token and admin_token always are)',
+  },
   'redact-pointer': {
     type: 'string',
     multiple: true,
     value: '/a/b',
-    help: 'also redact this JSON body field, given as a JSON pointer (repeatable; connect/key\'s /key always is)',
+    help: "also redact this JSON body field, given as a JSON pointer (repeatable; connect/key's /key always is)",
   },
   ignore: {
     type: 'string',
@@ -77,7 +126,7 @@ export const OPTIONS = {
   exhausted: {
     type: 'string',
     value: 'last|error',
-    help: 'when a request\'s recorded answers are used up: answer the last one again, or answer a miss',
+    help: "when a request's recorded answers are used up: answer the last one again, or answer a miss",
     shownDefault: DEFAULTS.replayExhausted,
   },
   coverage: {
@@ -98,9 +147,23 @@ export const OPTIONS = {
     type: 'boolean',
     help: 'reload the scenario file when it changes: every partition serving it restarts from the new version; a broken edit is logged with file:line:col and the last good version keeps serving',
   },
-  out: { type: 'string', value: 'FILE', help: 'write the scenario to FILE (a temporary file, then renamed) instead of standard output' },
-  name: { type: 'string', value: 'NAME', help: 'the scenario\'s name', shownDefault: 'the --out file\'s name, else the recording\'s' },
-  tolerance: { type: 'string', value: 'MS', help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds', shownDefault: '1000' },
+  out: {
+    type: 'string',
+    value: 'FILE',
+    help: 'write the scenario to FILE (a temporary file, then renamed) instead of standard output',
+  },
+  name: {
+    type: 'string',
+    value: 'NAME',
+    help: "the scenario's name",
+    shownDefault: "the --out file's name, else the recording's",
+  },
+  tolerance: {
+    type: 'string',
+    value: 'MS',
+    help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds',
+    shownDefault: '1000',
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;
@@ -129,7 +192,14 @@ export interface CommandSpec {
 }
 
 /** How much a client may send and how slowly: the limits that keep a misbehaving one from exhausting the simulator. */
-const LIMITS: readonly CommandOption[] = [{ name: 'admin-token' }, { name: 'body-limit' }, { name: 'max-header-size' }, { name: 'request-timeout' }, { name: 'max-subscribers' }, { name: 'max-partitions' }];
+const LIMITS: readonly CommandOption[] = [
+  { name: 'admin-token' },
+  { name: 'body-limit' },
+  { name: 'max-header-size' },
+  { name: 'request-timeout' },
+  { name: 'max-subscribers' },
+  { name: 'max-partitions' },
+];
 const LISTEN: readonly CommandOption[] = [{ name: 'port' }, { name: 'host' }, { name: 'auth' }, ...LIMITS];
 /** Where requests go on to a real server, what happens to the credentials there matters too. */
 const FORWARDING_LISTEN: readonly CommandOption[] = [
@@ -144,17 +214,21 @@ const FORWARDING_LISTEN: readonly CommandOption[] = [
       'and recordings redact both. The control plane /__sim stays open, so keep it on loopback',
   },
 ];
-const REDACT: readonly CommandOption[] = [{ name: 'redact-header' }, { name: 'redact-query' }, { name: 'redact-pointer' }];
+const REDACT: readonly CommandOption[] = [
+  { name: 'redact-header' },
+  { name: 'redact-query' },
+  { name: 'redact-pointer' },
+];
 const REAL_SERVER = 'http://127.0.0.1:4096';
 
 export const COMMANDS = {
   mock: {
-    summary: 'serve the interface from a scenario, with the spec\'s examples behind it',
+    summary: "serve the interface from a scenario, with the spec's examples behind it",
     usage: 'mock [options]',
     description: [
-      'Serves every operation of the interface: the scenario\'s world where it models the operation, the spec\'s',
+      "Serves every operation of the interface: the scenario's world where it models the operation, the spec's",
       'examples (or generated bodies, with --dynamic) everywhere else. With no command, session-agent-sim runs mock.',
-      'Per request, a Prefer header asks for the spec\'s answer: code=404 | example=<name> | dynamic=true.',
+      "Per request, a Prefer header asks for the spec's answer: code=404 | example=<name> | dynamic=true.",
     ],
     options: [
       { name: 'scenario' },
@@ -172,9 +246,18 @@ export const COMMANDS = {
     examples: [
       ['the default scenario on http://127.0.0.1:4010', 'session-agent-sim mock'],
       ['your own scenario, reloaded as you edit it', 'session-agent-sim mock --scenario ./my-scenario.yaml --watch'],
-      ['ask for credentials as the real server with OPENCODE_SERVER_PASSWORD=secret does (user opencode)', 'session-agent-sim mock --auth secret'],
-      ['forms appear as time passes, the clock following wall time', 'session-agent-sim mock --scenario forms-settling --real-time'],
-      ['generated bodies for every operation, on a free port', 'session-agent-sim mock --scenario none --dynamic --seed demo --port 0'],
+      [
+        'ask for credentials as the real server with OPENCODE_SERVER_PASSWORD=secret does (user opencode)',
+        'session-agent-sim mock --auth secret',
+      ],
+      [
+        'forms appear as time passes, the clock following wall time',
+        'session-agent-sim mock --scenario forms-settling --real-time',
+      ],
+      [
+        'generated bodies for every operation, on a free port',
+        'session-agent-sim mock --scenario none --dynamic --seed demo --port 0',
+      ],
     ],
   },
   proxy: {
@@ -184,11 +267,19 @@ export const COMMANDS = {
       'Forwards every request to --upstream and its answer back byte for byte; what departs from the spec is',
       'counted in the x-sim-violations header and listed in GET /__sim/journal.',
     ],
-    options: [{ name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' }, { name: 'upstream-timeout' }, ...FORWARDING_LISTEN, { name: 'coverage' }],
+    options: [
+      { name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' },
+      { name: 'upstream-timeout' },
+      ...FORWARDING_LISTEN,
+      { name: 'coverage' },
+    ],
     arguments: { min: 0, max: 0 },
     examples: [
       ['listen on 127.0.0.1:4010, forward to the real server', `session-agent-sim proxy --upstream ${REAL_SERVER}`],
-      ['another port, and give up on a slow answer after 5 s', `session-agent-sim proxy --upstream ${REAL_SERVER} --port 4011 --upstream-timeout 5000`],
+      [
+        'another port, and give up on a slow answer after 5 s',
+        `session-agent-sim proxy --upstream ${REAL_SERVER} --port 4011 --upstream-timeout 5000`,
+      ],
     ],
   },
   record: {
@@ -208,8 +299,14 @@ export const COMMANDS = {
     ],
     arguments: { min: 0, max: 0 },
     examples: [
-      ['use your app against http://127.0.0.1:4010 as usual; every exchange is written down', `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/login-flow.yaml`],
-      ['also keep a custom token header and a password field out of the file', `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/signup.yaml --redact-header x-session-token --redact-pointer /password`],
+      [
+        'use your app against http://127.0.0.1:4010 as usual; every exchange is written down',
+        `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/login-flow.yaml`,
+      ],
+      [
+        'also keep a custom token header and a password field out of the file',
+        `session-agent-sim record --upstream ${REAL_SERVER} --recording recordings/signup.yaml --redact-header x-session-token --redact-pointer /password`,
+      ],
     ],
   },
   replay: {
@@ -232,9 +329,18 @@ export const COMMANDS = {
     ],
     arguments: { min: 0, max: 0 },
     examples: [
-      ['offline: the same traffic, answered from the file', 'session-agent-sim replay --recording recordings/login-flow.yaml'],
-      ['replay what is recorded, record what is missing', `session-agent-sim replay --recording recordings/login-flow.yaml --upstream ${REAL_SERVER}`],
-      ['match requests whatever their messageID, and miss once recorded answers run out', 'session-agent-sim replay --recording recordings/login-flow.yaml --ignore /messageID --exhausted error'],
+      [
+        'offline: the same traffic, answered from the file',
+        'session-agent-sim replay --recording recordings/login-flow.yaml',
+      ],
+      [
+        'replay what is recorded, record what is missing',
+        `session-agent-sim replay --recording recordings/login-flow.yaml --upstream ${REAL_SERVER}`,
+      ],
+      [
+        'match requests whatever their messageID, and miss once recorded answers run out',
+        'session-agent-sim replay --recording recordings/login-flow.yaml --ignore /messageID --exhausted error',
+      ],
     ],
   },
   validate: {
@@ -256,7 +362,9 @@ export const COMMANDS = {
   drift: {
     summary: 'check every answer in recordings against the spec, per operation (exit 1 if any drifts)',
     usage: 'drift FILE…',
-    description: ['Lists, per operation, how the recorded answers of the real server depart from the spec. Exit 1 if any does.'],
+    description: [
+      'Lists, per operation, how the recorded answers of the real server depart from the spec. Exit 1 if any does.',
+    ],
     options: [],
     arguments: { min: 1, max: Infinity, missing: 'one or more recording files' },
     examples: [
@@ -278,7 +386,10 @@ export const COMMANDS = {
     options: [{ name: 'out' }, { name: 'name' }],
     arguments: { min: 1, max: 1, missing: 'a recording file' },
     examples: [
-      ['a scenario from a recording, to edit and serve', 'session-agent-sim scenario-from recordings/login-flow.yaml --out scenarios/login-flow.yaml'],
+      [
+        'a scenario from a recording, to edit and serve',
+        'session-agent-sim scenario-from recordings/login-flow.yaml --out scenarios/login-flow.yaml',
+      ],
       ['then serve it', 'session-agent-sim mock --scenario scenarios/login-flow.yaml'],
     ],
   },
@@ -286,16 +397,19 @@ export const COMMANDS = {
     summary: 'play a recording against a scenario and show where its answers depart (exit 1 if any does)',
     usage: 'scenario-diff SCENARIO RECORDING [--tolerance MS]',
     description: [
-      'Plays the recording\'s in-spec requests against the scenario in this process, the virtual clock stepped to',
+      "Plays the recording's in-spec requests against the scenario in this process, the virtual clock stepped to",
       'the instant each recorded answer was complete, and reports per interaction the first difference: status, _tag, or the first',
-      'differing field. Ids minted while recording are paired with the scenario\'s (and translated in later',
+      "differing field. Ids minted while recording are paired with the scenario's (and translated in later",
       'requests), instants count within --tolerance, process ids as any integer. Requests and recorded answers',
       'outside the spec are skipped with the reason; event streams are compared by event type, as notes.',
     ],
     options: [{ name: 'tolerance' }],
     arguments: { min: 2, max: 2, missing: 'a scenario (name or file) and a recording file' },
     examples: [
-      ['check a hand-written scenario against what the real server did', 'session-agent-sim scenario-diff scenarios/login-flow.yaml recordings/login-flow.yaml'],
+      [
+        'check a hand-written scenario against what the real server did',
+        'session-agent-sim scenario-diff scenarios/login-flow.yaml recordings/login-flow.yaml',
+      ],
       ['a shipped scenario, by name', 'session-agent-sim scenario-diff forms-settling recordings/forms.yaml'],
     ],
   },
@@ -306,7 +420,10 @@ export const COMMANDS = {
     options: [],
     arguments: { min: 1, max: 1, missing: 'a recording file' },
     examples: [
-      ['a HAR to open in the browser\'s devtools', 'session-agent-sim har-export recordings/login-flow.yaml > login-flow.har'],
+      [
+        "a HAR to open in the browser's devtools",
+        'session-agent-sim har-export recordings/login-flow.yaml > login-flow.har',
+      ],
       ['read it page by page', 'session-agent-sim har-export recordings/login-flow.yaml | less'],
     ],
   },
@@ -314,15 +431,24 @@ export const COMMANDS = {
     summary: 'turn a HAR (as devtools save it) into a recording, redacting secrets',
     usage: 'har-import HAR --recording FILE [options]',
     description: ['Routes each HAR entry through the spec and writes it as a recording, redacted like a live one.'],
-    options: [{ name: 'recording', required: true, help: 'the recording to write (YAML); an existing file is replaced' }, ...REDACT],
+    options: [
+      { name: 'recording', required: true, help: 'the recording to write (YAML); an existing file is replaced' },
+      ...REDACT,
+    ],
     arguments: { min: 1, max: 1, missing: 'a HAR file' },
     examples: [
-      ['a HAR saved from the Network tab, as a recording to replay', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml'],
-      ['also redact a custom token header', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml --redact-header x-session-token'],
+      [
+        'a HAR saved from the Network tab, as a recording to replay',
+        'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml',
+      ],
+      [
+        'also redact a custom token header',
+        'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml --redact-header x-session-token',
+      ],
     ],
   },
   help: {
-    summary: 'show the commands, or one command\'s options and examples',
+    summary: "show the commands, or one command's options and examples",
     usage: 'help [COMMAND]',
     description: ['Same as session-agent-sim --help, or session-agent-sim COMMAND --help.'],
     options: [],

@@ -15,7 +15,7 @@ import { mergeRedaction } from '../recordings/redact.js';
 import { ScenarioError } from '../scenarios/definition.js';
 import { SCENARIO_SCHEMA_PATH } from '../scenarios/format.js';
 import { loadScenarioFile } from '../scenarios/load-scenario.js';
-import { loadSpec } from '../spec/openapi.js';
+import { loadSpec } from '../openapi/openapi.js';
 import type { CommandName } from './commands.js';
 import { scenarioArgument, shippedScenarioFiles } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
@@ -31,11 +31,15 @@ export async function validateScenarios(namesOrPaths: string[]): Promise<number>
   for (const file of files) {
     try {
       const scenario = loadScenarioFile(file, spec);
-      process.stdout.write(`ok    ${file} (${count(scenario.sessions.length, 'session')}, ${count(scenario.forms.length, 'form')})\n`);
+      process.stdout.write(
+        `ok    ${file} (${count(scenario.sessions.length, 'session')}, ${count(scenario.forms.length, 'form')})\n`,
+      );
     } catch (error) {
       bad++;
       process.stdout.write(`FAIL  ${file}\n`);
-      process.stderr.write(`${error instanceof ScenarioError ? error.message : `${file}:1:1: ${(error as Error).message}`}\n`);
+      process.stderr.write(
+        `${error instanceof ScenarioError ? error.message : `${file}:1:1: ${(error as Error).message}`}\n`,
+      );
     }
   }
   return bad ? 1 : 0;
@@ -53,27 +57,49 @@ export async function reportDrift(files: string[]): Promise<number> {
 }
 
 export function exportHar(file: string): number {
-  process.stdout.write(`${JSON.stringify(toHar(parseRecording(readInput(file, 'har-export')), packageVersion()), null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify(toHar(parseRecording(readInput(file, 'har-export')), packageVersion()), null, 2)}\n`,
+  );
   return 0;
 }
 
 export async function importHar(har: string, recording: string, redact: SimOptions['redact']): Promise<number> {
-  const { header, interactions } = fromHar(JSON.parse(readInput(har, 'har-import')) as Har, await loadSpec(), mergeRedaction(redact ?? {}));
+  const { header, interactions } = fromHar(
+    JSON.parse(readInput(har, 'har-import')) as Har,
+    await loadSpec(),
+    mergeRedaction(redact ?? {}),
+  );
   writeFileSync(recording, [headerDocument(header), ...interactions.map(interactionDocument)].join(''));
   process.stdout.write(`${recording}: ${interactions.length} interactions from ${har}\n`);
   return 0;
 }
 
-export async function generateScenario(recording: string, out: string | undefined, name: string | undefined): Promise<number> {
+export async function generateScenario(
+  recording: string,
+  out: string | undefined,
+  name: string | undefined,
+): Promise<number> {
   // A scenario loaded from a file must carry the file's name: checked before the recording is read, as
   // the command line's own mistakes come first.
   const scenarioName = name ?? basename(out ?? recording).replace(/\.ya?ml$/, '');
-  if (out && name && basename(out).replace(/\.ya?ml$/, '') !== name) throw new UsageError(`--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`, 'scenario-from');
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName)) throw new UsageError(`"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`, 'scenario-from');
+  if (out && name && basename(out).replace(/\.ya?ml$/, '') !== name)
+    throw new UsageError(
+      `--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`,
+      'scenario-from',
+    );
+  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName))
+    throw new UsageError(
+      `"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`,
+      'scenario-from',
+    );
   const parsed = parseRecording(readInput(recording, 'scenario-from'));
   // The editor's modeline points at the format's schema wherever the scenario is written (a project's own folder).
   const schema = relative(dirname(resolve(out ?? 'scenario.yaml')), SCENARIO_SCHEMA_PATH);
-  const generated = await scenarioFrom(parsed, await loadSpec(), { name: scenarioName, source: recording, schema: schema.startsWith('.') ? schema : `./${schema}` });
+  const generated = await scenarioFrom(parsed, await loadSpec(), {
+    name: scenarioName,
+    source: recording,
+    schema: schema.startsWith('.') ? schema : `./${schema}`,
+  });
   if (out) {
     // Written whole or not at all: an interrupted run never leaves half a scenario.
     const temporary = `${out}.${process.pid}.tmp`;
@@ -91,9 +117,17 @@ export async function generateScenario(recording: string, out: string | undefine
   return 0;
 }
 
-export async function diffScenario(scenario: string, recording: string, tolerance: string | undefined): Promise<number> {
+export async function diffScenario(
+  scenario: string,
+  recording: string,
+  tolerance: string | undefined,
+): Promise<number> {
   const toleranceMs = tolerance === undefined ? undefined : Number(tolerance);
-  if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0)) throw new UsageError(`--tolerance must be a number of milliseconds (0 or more), got "${tolerance}".`, 'scenario-diff');
+  if (toleranceMs !== undefined && !(Number.isFinite(toleranceMs) && toleranceMs >= 0))
+    throw new UsageError(
+      `--tolerance must be a number of milliseconds (0 or more), got "${tolerance}".`,
+      'scenario-diff',
+    );
   const file = scenarioArgument(scenario, 'scenario-diff');
   const timeline = readTimeline(parseRecording(readInput(recording, 'scenario-diff')), await loadSpec());
   let report;

@@ -2,7 +2,16 @@
  * The help texts: an overview of the commands, and each command's usage, options and examples, all
  * derived from the tables in commands.ts.
  */
-import { COMMAND_NAMES, COMMANDS, GLOBAL_OPTIONS, OPTIONS, flagLabel, type CommandName, type CommandSpec, type OptionName } from './commands.js';
+import {
+  COMMAND_NAMES,
+  COMMANDS,
+  GLOBAL_OPTIONS,
+  OPTIONS,
+  flagLabel,
+  type CommandName,
+  type CommandSpec,
+  type OptionName,
+} from './commands.js';
 
 const PROGRAM = 'session-agent-sim';
 const WIDTH = 100;
@@ -44,7 +53,9 @@ export function commandHelp(command: CommandName): string {
 
 /** The line that sends someone from an error to the help that would have avoided it. */
 export function helpHint(command: CommandName | undefined): string {
-  return command ? `Run "${PROGRAM} ${command} --help" for its options and examples.` : `Run "${PROGRAM} --help" for the commands.`;
+  return command
+    ? `Run "${PROGRAM} ${command} --help" for its options and examples.`
+    : `Run "${PROGRAM} --help" for the commands.`;
 }
 
 function optionLines(options: ReadonlyArray<{ name: OptionName; help?: string; required?: boolean }>): string[] {

@@ -46,7 +46,11 @@ async function run(line: CommandLine): Promise<number> {
     case 'har-export':
       return files.exportHar(args[0] as string);
     case 'scenario-from':
-      return files.generateScenario(args[0] as string, values.out as string | undefined, values.name as string | undefined);
+      return files.generateScenario(
+        args[0] as string,
+        values.out as string | undefined,
+        values.name as string | undefined,
+      );
     case 'scenario-diff':
       return files.diffScenario(args[0] as string, args[1] as string, values.tolerance as string | undefined);
     case 'har-import':

@@ -5,7 +5,19 @@
 import { parseArgs } from 'node:util';
 import type { SimOptions } from '../config.js';
 import { closest } from '../text/closest.js';
-import { COMMANDS, COMMAND_NAMES, OPTIONS, commandsTaking, flagLabel, isCommand, isOption, optionsOf, type CommandName, type CommandSpec, type OptionName } from './commands.js';
+import {
+  COMMANDS,
+  COMMAND_NAMES,
+  OPTIONS,
+  commandsTaking,
+  flagLabel,
+  isCommand,
+  isOption,
+  optionsOf,
+  type CommandName,
+  type CommandSpec,
+  type OptionName,
+} from './commands.js';
 import { UsageError } from './usage-error.js';
 
 export type RunCommand = Exclude<CommandName, 'help'>;
@@ -40,7 +52,8 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
   if (values.version) return { action: 'version' };
   if (word === 'help') {
     const [topic, ...extra] = rest;
-    if (extra.length) throw new UsageError(`help takes one command, got ${rest.map((r) => `"${r}"`).join(' ')}.`, 'help');
+    if (extra.length)
+      throw new UsageError(`help takes one command, got ${rest.map((r) => `"${r}"`).join(' ')}.`, 'help');
     if (topic === undefined) return { action: 'overview' };
     if (!isCommand(topic)) throw await unknownCommand(topic);
     return { action: 'help', command: topic };
@@ -54,10 +67,17 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
   for (const token of tokens) {
     if (token.kind === 'option' && !accepted.includes(token.name as OptionName)) {
       const takers = commandsTaking(token.name as OptionName);
-      throw new UsageError(`${command} does not take ${token.rawName}${word === undefined ? ' (with no command, session-agent-sim runs mock)' : ''}; it is an option of ${takers.join(', ')}.`, command);
+      throw new UsageError(
+        `${command} does not take ${token.rawName}${word === undefined ? ' (with no command, session-agent-sim runs mock)' : ''}; it is an option of ${takers.join(', ')}.`,
+        command,
+      );
     }
   }
-  if (rest.length < spec.arguments.min) throw new UsageError(`${command} needs ${spec.arguments.missing ?? 'an argument'}: session-agent-sim ${spec.usage}`, command);
+  if (rest.length < spec.arguments.min)
+    throw new UsageError(
+      `${command} needs ${spec.arguments.missing ?? 'an argument'}: session-agent-sim ${spec.usage}`,
+      command,
+    );
   if (rest.length > spec.arguments.max) {
     const got = rest.map((r) => `"${r}"`).join(' ');
     const scenario = command === 'mock' ? await scenarioNamed(rest) : undefined;
@@ -69,7 +89,10 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
   }
   for (const option of spec.options) {
     if (option.required && values[option.name] === undefined) {
-      throw new UsageError(`${command} needs ${flagLabel(option.name)}: ${option.help ?? OPTIONS[option.name].help}.`, command);
+      throw new UsageError(
+        `${command} needs ${flagLabel(option.name)}: ${option.help ?? OPTIONS[option.name].help}.`,
+        command,
+      );
     }
   }
   return { action: 'run', command, values, arguments: rest, ...(word === undefined ? { implied: true as const } : {}) };
@@ -112,14 +135,21 @@ function rephrase(error: unknown, argv: string[]): unknown {
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const unknown = tokens.find((t) => t.kind === 'option' && !isOption(t.name));
     // `-port` is read as the short flags -p -o -r -t: show what was typed, not its first letter.
-    const typed = unknown?.kind === 'option' ? (argv[unknown.index] ?? unknown.rawName).split('=')[0] : /'([^']+)'/.exec((error as Error).message)?.[1];
+    const typed =
+      unknown?.kind === 'option'
+        ? (argv[unknown.index] ?? unknown.rawName).split('=')[0]
+        : /'([^']+)'/.exec((error as Error).message)?.[1];
     return unknownOption(typed ?? '', command);
   }
   const flag = /'(-{1,2}[^' ]+)/.exec((error as Error).message)?.[1] ?? '';
-  const name = flag.startsWith('--') ? flag.slice(2) : Object.keys(OPTIONS).find((n) => (OPTIONS[n as OptionName] as { short?: string }).short === flag.slice(1));
+  const name = flag.startsWith('--')
+    ? flag.slice(2)
+    : Object.keys(OPTIONS).find((n) => (OPTIONS[n as OptionName] as { short?: string }).short === flag.slice(1));
   if (name === undefined || !isOption(name)) return new UsageError((error as Error).message, command);
   if (OPTIONS[name].type === 'boolean') return new UsageError(`--${name} takes no value.`, command);
-  const dash = /ambiguous/.test((error as Error).message) ? ` To give a value starting with "-", write --${name}=-…` : '';
+  const dash = /ambiguous/.test((error as Error).message)
+    ? ` To give a value starting with "-", write --${name}=-…`
+    : '';
   return new UsageError(`--${name} needs a value: ${flagLabel(name)}.${dash}`, command);
 }
 
@@ -129,7 +159,10 @@ function unknownOption(typed: string, command: CommandName): UsageError {
   if (own) return new UsageError(`Unknown option ${typed}. Did you mean --${own}?`, command);
   const other = closest(word, Object.keys(OPTIONS));
   if (other && isOption(other)) {
-    return new UsageError(`Unknown option ${typed}. Did you mean --${other}? It is an option of ${commandsTaking(other).join(', ')}, not of ${command}.`, command);
+    return new UsageError(
+      `Unknown option ${typed}. Did you mean --${other}? It is an option of ${commandsTaking(other).join(', ')}, not of ${command}.`,
+      command,
+    );
   }
   return new UsageError(`Unknown option ${typed}.`, command);
 }

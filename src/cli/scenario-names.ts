@@ -16,7 +16,10 @@ export function scenarioArgument(arg: string, command: CommandName): string {
   if (!isScenarioPath(arg)) return scenarioFile(arg, command);
   if (existsSync(arg)) return arg;
   // `scenarios/forms-setling.yaml` is as likely a slip in the name as in the path.
-  throw new UsageError(`No such file: ${arg}.${didYouMean(basename(arg).replace(/\.ya?ml$/, ''), scenarioNames())}`, command);
+  throw new UsageError(
+    `No such file: ${arg}.${didYouMean(basename(arg).replace(/\.ya?ml$/, ''), scenarioNames())}`,
+    command,
+  );
 }
 
 export function shippedScenarioFiles(): string[] {

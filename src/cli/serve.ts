@@ -34,17 +34,32 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
   if (values.port !== undefined && !/^\d+$/.test(values.port)) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${values.port}".`, command);
   }
-  for (const name of ['body-limit', 'max-header-size', 'request-timeout', 'upstream-timeout', 'max-subscribers', 'max-partitions'] as const) {
+  for (const name of [
+    'body-limit',
+    'max-header-size',
+    'request-timeout',
+    'upstream-timeout',
+    'max-subscribers',
+    'max-partitions',
+  ] as const) {
     const value = values[name];
-    if (value !== undefined && !/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be ${UNITS[name]}, got "${value}".`, command);
+    if (value !== undefined && !/^[1-9]\d*$/.test(value))
+      throw new UsageError(`--${name} must be ${UNITS[name]}, got "${value}".`, command);
   }
   if (values.auth !== undefined) {
     const credentials = readCredentials(values.auth);
-    if ('problem' in credentials) throw new UsageError(`--auth ${credentials.problem}: give USER:PASS, or PASS alone for user opencode (--auth alice:secret, --auth secret).`, command);
+    if ('problem' in credentials)
+      throw new UsageError(
+        `--auth ${credentials.problem}: give USER:PASS, or PASS alone for user opencode (--auth alice:secret, --auth secret).`,
+        command,
+      );
   }
   const exhausted = values.exhausted;
   if (exhausted !== undefined && exhausted !== 'last' && exhausted !== 'error') {
-    throw new UsageError(`--exhausted must be "last" or "error", got "${exhausted}".${didYouMean(exhausted, ['last', 'error'])}`, command);
+    throw new UsageError(
+      `--exhausted must be "last" or "error", got "${exhausted}".${didYouMean(exhausted, ['last', 'error'])}`,
+      command,
+    );
   }
   const upstream = values.upstream;
   if (upstream !== undefined && !/^https?:\/\/[^/]/.test(upstream)) {
@@ -52,7 +67,10 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     throw new UsageError(`--upstream must be an http or https URL, got "${upstream}".${meant}`, command);
   }
   if (values['project-dir'] !== undefined && !values['project-dir'].startsWith('/')) {
-    throw new UsageError(`--project-dir must be an absolute path (starting with /), got "${values['project-dir']}".`, command);
+    throw new UsageError(
+      `--project-dir must be an absolute path (starting with /), got "${values['project-dir']}".`,
+      command,
+    );
   }
   // A misspelt name is caught here, with a suggestion; the server would only list what is available.
   if (values.scenario !== undefined && values.scenario !== 'none') scenarioArgument(values.scenario, command);
@@ -118,8 +136,13 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     if (implied) process.stdout.write('(no command given, so mock; session-agent-sim --help lists the commands)\n');
     if (config.adminToken !== undefined) {
       // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
-      const told = options.adminToken === undefined ? `admin token ${config.adminToken} (generated; choose one with --admin-token)` : 'the admin token given with --admin-token';
-      process.stdout.write(`control plane ${sim.url}/__sim needs ${told}: send X-Sim-Admin-Token, or open ${sim.url}/__sim/?admin_token=TOKEN\n`);
+      const told =
+        options.adminToken === undefined
+          ? `admin token ${config.adminToken} (generated; choose one with --admin-token)`
+          : 'the admin token given with --admin-token';
+      process.stdout.write(
+        `control plane ${sim.url}/__sim needs ${told}: send X-Sim-Admin-Token, or open ${sim.url}/__sim/?admin_token=TOKEN\n`,
+      );
     }
     let stopping = false;
     const stop = () => {
@@ -133,7 +156,9 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     return -1; // keep running
   } catch (error) {
     if (error instanceof ScenarioError) {
-      process.stderr.write(`${error.message}\nsession-agent-sim validate FILE lists the same problems without starting a server.\n`);
+      process.stderr.write(
+        `${error.message}\nsession-agent-sim validate FILE lists the same problems without starting a server.\n`,
+      );
       return 2;
     }
     if (error instanceof ConfigError) {
@@ -141,7 +166,9 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
       return 2;
     }
     if (error instanceof SimScenarioNotFoundError) {
-      process.stderr.write(`${error.message.replace(/[^.?]$/, '$&.')} ${String(error.fields.hint)}\n${helpHint(command)}\n`);
+      process.stderr.write(
+        `${error.message.replace(/[^.?]$/, '$&.')} ${String(error.fields.hint)}\n${helpHint(command)}\n`,
+      );
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;

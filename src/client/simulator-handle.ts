@@ -66,13 +66,17 @@ export class SimulatorError extends Error {
 }
 
 /** `adminToken`: for a simulator listening beyond loopback, whose control API asks for it. */
-export function connectSimulator(url: string, options: { partition?: string; adminToken?: string; close?: () => Promise<void> } = {}): SimulatorHandle {
+export function connectSimulator(
+  url: string,
+  options: { partition?: string; adminToken?: string; close?: () => Promise<void> } = {},
+): SimulatorHandle {
   const base = url.replace(/\/+$/, '');
   const name = options.partition ?? 'default';
   const scoped = name === 'default' ? base : `${base}/__partition/${encodeURIComponent(name)}`;
   const port = Number(new URL(base).port);
 
-  const admin: Record<string, string> = options.adminToken === undefined ? {} : { 'x-sim-admin-token': options.adminToken };
+  const admin: Record<string, string> =
+    options.adminToken === undefined ? {} : { 'x-sim-admin-token': options.adminToken };
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${scoped}/__sim${path}`, {
       method,
@@ -82,7 +86,13 @@ export function connectSimulator(url: string, options: { partition?: string; adm
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     if (!res.ok) {
-      throw new SimulatorError(String(parsed.message ?? `${method} ${path} answered ${res.status}`), String(parsed._tag ?? 'SimError'), res.status, parsed.hint as string | undefined, parsed.problems as string[] | undefined);
+      throw new SimulatorError(
+        String(parsed.message ?? `${method} ${path} answered ${res.status}`),
+        String(parsed._tag ?? 'SimError'),
+        res.status,
+        parsed.hint as string | undefined,
+        parsed.problems as string[] | undefined,
+      );
     }
     return parsed as T;
   };
@@ -93,14 +103,20 @@ export function connectSimulator(url: string, options: { partition?: string; adm
     partitionName: name,
     clock: {
       now: async () => (await call<{ now: number }>('GET', '/clock')).now,
-      advance: async (by) => (await call<{ now: number }>('POST', '/clock/advance', typeof by === 'number' ? { ms: by } : { by })).now,
+      advance: async (by) =>
+        (await call<{ now: number }>('POST', '/clock/advance', typeof by === 'number' ? { ms: by } : { by })).now,
     },
     reset: async () => {
       await call('POST', '/reset');
     },
     useScenario: async (scenario) => {
       // A file is read here and sent as text: the simulator reads no path it is sent (and may run elsewhere).
-      const body = typeof scenario !== 'string' ? { scenario } : isScenarioPath(scenario) ? { yaml: readFileSync(scenario, 'utf8'), file: scenario } : { name: scenario };
+      const body =
+        typeof scenario !== 'string'
+          ? { scenario }
+          : isScenarioPath(scenario)
+            ? { yaml: readFileSync(scenario, 'utf8'), file: scenario }
+            : { name: scenario };
       await call('PUT', '/scenario', body);
     },
     state: () => call('GET', '/state'),
@@ -121,7 +137,8 @@ export function connectSimulator(url: string, options: { partition?: string; adm
     close: async () => {
       if (options.close) return options.close();
       // A partition handle frees its partition; the simulator itself is stopped by whoever started it.
-      if (name !== 'default') await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE', headers: admin });
+      if (name !== 'default')
+        await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE', headers: admin });
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { coverageReport, mergeCounts, type CoverageReport } from './coverage.js';
 import type { Partitions } from './partitions.js';
 

@@ -6,7 +6,7 @@
  * a suite resets between tests and wants one report at the end.
  */
 import type { ScenarioDefinition } from '../scenarios/definition.js';
-import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
+import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import { WORLD_RESTARTS, type EventLog, type LogEntry } from '../state/log.js';
 import type { Transition } from '../state/events.js';
 
@@ -56,7 +56,11 @@ export function emptyCounts(): CoverageCounts {
   return { operations: new Map(), transitions: new Map(), possibleTransitions: new Set(), rules: new Map() };
 }
 
-export function createCoverage(log: EventLog, spec: SpecIndex, scenario: () => ScenarioDefinition | undefined): Coverage {
+export function createCoverage(
+  log: EventLog,
+  spec: SpecIndex,
+  scenario: () => ScenarioDefinition | undefined,
+): Coverage {
   const counts = emptyCounts();
   const learn = () => {
     const definition = scenario();
@@ -98,7 +102,8 @@ function transitionKey(scenario: string, t: Pick<Transition, 'kind' | 'id' | 'fr
 /** What the scenario's lifecycles can make happen, resource by resource. */
 export function possibleTransitions(definition: ScenarioDefinition): Transition[] {
   const out: Transition[] = [];
-  const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) => out.push({ kind, id, from, to });
+  const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) =>
+    out.push({ kind, id, from, to });
   const start = definition.start;
   for (const s of definition.sessions) {
     if (s.appears > start) add('session', s.id, 'scheduled', 'idle');
@@ -158,15 +163,23 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
       method: op.method,
       path: op.path,
       requests: seen?.requests ?? 0,
-      statuses: statuses.map((status) => ({ status, declared: op.responses.has(status), answered: seen?.statuses.get(status) ?? 0 })),
+      statuses: statuses.map((status) => ({
+        status,
+        declared: op.responses.has(status),
+        answered: seen?.statuses.get(status) ?? 0,
+      })),
       errors: errorTags(op).map((tag) => ({ tag, answered: seen?.tags.get(tag) ?? 0 })),
     };
   });
-  const transitions = [...new Set([...counts.possibleTransitions, ...counts.transitions.keys()])].sort().map((transition) => ({ transition, happened: counts.transitions.get(transition) ?? 0 }));
+  const transitions = [...new Set([...counts.possibleTransitions, ...counts.transitions.keys()])]
+    .sort()
+    .map((transition) => ({ transition, happened: counts.transitions.get(transition) ?? 0 }));
   const rules = [...counts.rules].map(([rule, fired]) => ({ rule, fired }));
   const untouched = {
     operations: operations.filter((o) => o.requests === 0).map((o) => o.operationId),
-    declaredErrors: operations.flatMap((o) => o.errors.filter((e) => e.answered === 0).map((e) => `${o.operationId} ${e.tag}`)),
+    declaredErrors: operations.flatMap((o) =>
+      o.errors.filter((e) => e.answered === 0).map((e) => `${o.operationId} ${e.tag}`),
+    ),
     transitions: transitions.filter((t) => t.happened === 0).map((t) => t.transition),
     rules: rules.filter((r) => r.fired === 0).map((r) => r.rule),
   };

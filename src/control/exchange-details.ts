@@ -125,18 +125,35 @@ interface KeptExchange {
  * shown at once instead, so a long one is not held whole.
  */
 function keep(exchange: Exchange, answer: Answer, sent: Record<string, string>, rules: RedactionRules): KeptExchange {
-  let requestSide = (): Sides<StoredBody>['request'] => ({ ...redactedRequestHead(exchange, rules), ...requestBody(exchange, rules) });
+  let requestSide = (): Sides<StoredBody>['request'] => ({
+    ...redactedRequestHead(exchange, rules),
+    ...requestBody(exchange, rules),
+  });
   let responseSide = (): Sides<StoredBody>['response'] => ({
     status: answer.status,
     kind: answer.kind,
     // A dropped connection sent nothing, headers included.
-    headers: answer.kind === 'drop' ? {} : redactHeaders({ ...sent, ...answer.headers, ...(answer.kind === 'json' && answer.body !== undefined && answer.status !== 204 ? { 'content-type': 'application/json' } : {}) }, rules),
+    headers:
+      answer.kind === 'drop'
+        ? {}
+        : redactHeaders(
+            {
+              ...sent,
+              ...answer.headers,
+              ...(answer.kind === 'json' && answer.body !== undefined && answer.status !== 204
+                ? { 'content-type': 'application/json' }
+                : {}),
+            },
+            rules,
+          ),
     ...responseBody(answer, rules),
   });
   const requestSize = exchange.rawBody.length;
-  const responseSize = answer.kind === 'json' ? (answer.text?.length ?? 0) : answer.kind === 'raw' ? answer.raw.length : 0;
+  const responseSize =
+    answer.kind === 'json' ? (answer.text?.length ?? 0) : answer.kind === 'raw' ? answer.raw.length : 0;
   if (requestSize > BODY_LIMIT) requestSide = settled(requestSide());
-  if (responseSize > BODY_LIMIT || (answer.kind === 'json' && answer.text === undefined)) responseSide = settled(responseSide());
+  if (responseSize > BODY_LIMIT || (answer.kind === 'json' && answer.text === undefined))
+    responseSide = settled(responseSide());
   return {
     id: exchange.id,
     time: exchange.now,
@@ -157,7 +174,10 @@ function requestNumber(id: string): number | undefined {
 
 function requestBody(exchange: Exchange, rules: RedactionRules): { body?: StoredBody } {
   if (exchange.bodyRefused) {
-    const why = exchange.bodyRefused === 'too-large' ? 'larger than the simulator accepts' : `nested deeper than ${MAX_BODY_DEPTH} levels`;
+    const why =
+      exchange.bodyRefused === 'too-large'
+        ? 'larger than the simulator accepts'
+        : `nested deeper than ${MAX_BODY_DEPTH} levels`;
     return { body: { text: `(not kept: ${why})`, json: false, truncated: true } };
   }
   const raw = exchange.rawBody;
@@ -182,7 +202,9 @@ function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBod
   if (answer.kind !== 'raw') return {};
   const parsed = answerBody(answer);
   if (parsed !== undefined) return { body: storedJson(parsed, answer.raw.length, rules) };
-  return answer.raw.length ? { body: stored(redactBody(answer.raw.toString('utf8'), rules) as string, answer.raw.length, false) } : {};
+  return answer.raw.length
+    ? { body: stored(redactBody(answer.raw.toString('utf8'), rules) as string, answer.raw.length, false) }
+    : {};
 }
 
 /**
@@ -195,7 +217,9 @@ function storedJson(value: unknown, size: number | undefined, rules: RedactionRu
 }
 
 function stored(text: string, size: number, json: boolean): StoredBody {
-  return text.length > BODY_LIMIT ? { size, text: text.slice(0, BODY_LIMIT), json, truncated: true } : { size, text, json };
+  return text.length > BODY_LIMIT
+    ? { size, text: text.slice(0, BODY_LIMIT), json, truncated: true }
+    : { size, text, json };
 }
 
 function view(body: StoredBody | undefined): { body?: BodyView } {

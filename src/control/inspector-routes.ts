@@ -31,19 +31,27 @@ const PAGE_HEADERS = {
   'cache-control': 'no-cache',
   'x-content-type-options': 'nosniff',
   // The page runs its own files and talks to this origin only: nothing else may load or be loaded.
-  'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export function inspectorRoutes(liveQuota: StreamQuota, scrub?: (text: string) => string): Record<string, Record<string, InspectorRoute>> {
+export function inspectorRoutes(
+  liveQuota: StreamQuota,
+  scrub?: (text: string) => string,
+): Record<string, Record<string, InspectorRoute>> {
   const page: InspectorRoute = () => asset('index.html');
   const file: InspectorRoute = ({ params }) => asset(params.file ?? '');
   return {
     // Relative to `/__sim/` the page's own URLs resolve under it, whatever prefix or mount point is in front.
-    '/__sim': { GET: () => ({ kind: 'empty', status: 308, headers: { location: '__sim/', 'cache-control': 'no-cache' } }) },
+    '/__sim': {
+      GET: () => ({ kind: 'empty', status: 308, headers: { location: '__sim/', 'cache-control': 'no-cache' } }),
+    },
     '/__sim/': { GET: page, HEAD: page },
     '/__sim/inspector/:file': { GET: file, HEAD: file },
     '/__sim/live': { GET: ({ partition }) => liveAnswer(partition, liveQuota, scrub) },
-    '/__sim/exchanges/:id': { GET: ({ partition, params }) => jsonAnswer(200, partition.exchanges.get(params.id ?? '')) },
+    '/__sim/exchanges/:id': {
+      GET: ({ partition, params }) => jsonAnswer(200, partition.exchanges.get(params.id ?? '')),
+    },
   };
 }
 
@@ -51,10 +59,19 @@ function asset(name: string): Answer {
   // Only a file that is in the folder right now, by a name that cannot leave it.
   if (!ASSET_NAME.test(name) || !listing().includes(name)) {
     const files = listing().filter((f) => ASSET_NAME.test(f));
-    throw new SimRouteNotFoundError('GET', `/__sim/inspector/${name}`, files.map((f) => ({ operationId: 'sim.inspector', method: 'GET', path: `/__sim/inspector/${f}` })));
+    throw new SimRouteNotFoundError(
+      'GET',
+      `/__sim/inspector/${name}`,
+      files.map((f) => ({ operationId: 'sim.inspector', method: 'GET', path: `/__sim/inspector/${f}` })),
+    );
   }
   const type = CONTENT_TYPES[extname(name)] ?? 'application/octet-stream';
-  return { kind: 'raw', status: 200, headers: { 'content-type': type, ...PAGE_HEADERS }, raw: readFileSync(`${INSPECTOR_DIR}${name}`) };
+  return {
+    kind: 'raw',
+    status: 200,
+    headers: { 'content-type': type, ...PAGE_HEADERS },
+    raw: readFileSync(`${INSPECTOR_DIR}${name}`),
+  };
 }
 
 function listing(): string[] {

@@ -20,7 +20,9 @@ export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
  * or an edit refused (`detail`: its problems, `file:line:col: message`, one a line). It has none of an
  * exchange's fields, declared as absent so code reading `entry.status` or `entry.operationId` still compiles.
  */
-export type ControlJournalEntry = Omit<ControlEntry, 'seq'> & { [K in Exclude<keyof ExchangeJournalEntry, keyof ControlEntry>]?: undefined };
+export type ControlJournalEntry = Omit<ControlEntry, 'seq'> & {
+  [K in Exclude<keyof ExchangeJournalEntry, keyof ControlEntry>]?: undefined;
+};
 
 export type JournalEntry = ExchangeJournalEntry | ControlJournalEntry;
 
@@ -53,7 +55,8 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
   };
   log.subscribe((entry: LogEntry) => {
     if (entry.kind === 'event') {
-      if ('request' in entry.cause) changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
+      if ('request' in entry.cause)
+        changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
     } else if (entry.kind === 'exchange') {
       // Every field but `kind` and `seq`, named rather than copied and deleted (a delete makes each entry slow).
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -67,7 +70,13 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     } else {
       // A new world starts the journal afresh; a reload (or a refused one) says so in it.
       if (WORLD_RESTARTS.has(entry.action)) clear();
-      if (SHOWN.has(entry.action)) record({ kind: 'control', time: entry.time, action: entry.action, ...(entry.detail === undefined ? {} : { detail: entry.detail }) });
+      if (SHOWN.has(entry.action))
+        record({
+          kind: 'control',
+          time: entry.time,
+          action: entry.action,
+          ...(entry.detail === undefined ? {} : { detail: entry.detail }),
+        });
     }
   });
   return {

@@ -30,11 +30,19 @@ export const MAX_LIVE_STREAMS = 32;
 const MAX_QUEUED_BYTES = 1024 * 1024;
 
 export function createLiveQuota(): StreamQuota {
-  return createStreamQuota('inspector streams', MAX_LIVE_STREAMS, 'Close inspector tabs you no longer look at (each holds one GET /__sim/live stream)');
+  return createStreamQuota(
+    'inspector streams',
+    MAX_LIVE_STREAMS,
+    'Close inspector tabs you no longer look at (each holds one GET /__sim/live stream)',
+  );
 }
 
 /** `scrub` masks the secret values clients sent, wherever the world or its events hold them. */
-export function liveAnswer(partition: Partition, quota: StreamQuota, scrub: (text: string) => string = (text) => text): Answer {
+export function liveAnswer(
+  partition: Partition,
+  quota: StreamQuota,
+  scrub: (text: string) => string = (text) => text,
+): Answer {
   quota.claim();
   const channel = createSseChannel({ maxQueued: MAX_QUEUED, maxQueuedBytes: MAX_QUEUED_BYTES });
   quota.hold(channel);

@@ -8,8 +8,8 @@
 import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
 import type { ResourceCatalog } from '../resources/index.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
-import type { ProjectContext } from '../spec/location.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { ProjectContext } from '../openapi/location.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { createEngine, type Engine } from '../state/engine.js';
 import type { ControlAction } from '../state/log.js';
 import { createEventStream, type EventStream } from '../stream/event-stream.js';
@@ -81,12 +81,21 @@ export function createPartitions(options: PartitionsOptions): Partitions {
   const max = options.max ?? DEFAULT_MAX_PARTITIONS;
   const partitions = new Map<string, Partition>();
   const streams = {
-    subscribers: createStreamQuota('event-stream subscribers', options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS, 'Close event streams you no longer read (each GET /api/event holds one until it disconnects), or start with a higher maxSubscribers'),
+    subscribers: createStreamQuota(
+      'event-stream subscribers',
+      options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS,
+      'Close event streams you no longer read (each GET /api/event holds one until it disconnects), or start with a higher maxSubscribers',
+    ),
     live: createLiveQuota(),
   };
 
   const create = (name: string, definition: ScenarioDefinition | undefined): Partition => {
-    const engine = createEngine({ resources: options.resources, definition, realTime: options.realTime, seed: options.seed });
+    const engine = createEngine({
+      resources: options.resources,
+      definition,
+      realTime: options.realTime,
+      seed: options.seed,
+    });
     const rules = createRuleStore();
     const replayCursors = new Map<string, number>();
     const exchanges = createExchangeDetails();

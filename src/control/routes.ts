@@ -5,14 +5,19 @@
  */
 import { parseDuration } from '../duration.js';
 import { closest } from '../text/closest.js';
-import { SimControlRequestError, SimMethodNotAllowedError, SimRouteNotFoundError, SimScenarioError } from '../errors.js';
+import {
+  SimControlRequestError,
+  SimMethodNotAllowedError,
+  SimRouteNotFoundError,
+  SimScenarioError,
+} from '../errors.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
-import type { SpecIndex } from '../spec/openapi.js';
-import { hintOf, safeDecode } from '../spec/router.js';
+import type { SpecIndex } from '../openapi/openapi.js';
+import { hintOf, safeDecode } from '../openapi/router.js';
 import { snapshotWorld } from '../state/world.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
@@ -40,7 +45,12 @@ type ControlRoute = (request: ControlRequest) => Answer;
 
 export function createControl(deps: ControlDeps): (exchange: Exchange, partition: Partition) => Answer {
   const { spec, partitions, library } = deps;
-  const clockBody = (p: Partition) => ({ partition: p.name, now: p.clock.now(), iso: new Date(p.clock.now()).toISOString(), realTime: p.clock.realTime });
+  const clockBody = (p: Partition) => ({
+    partition: p.name,
+    now: p.clock.now(),
+    iso: new Date(p.clock.now()).toISOString(),
+    realTime: p.clock.realTime,
+  });
   const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
     // The web inspector: its page, assets, live stream and exchange details.
@@ -66,11 +76,14 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     '/__sim/clock/advance': {
       POST: ({ exchange, partition }) => {
         const body = jsonBody(exchange);
-        const ms = typeof body.ms === 'number' ? body.ms : typeof body.by === 'string' ? parseDuration(body.by) : undefined;
+        const ms =
+          typeof body.ms === 'number' ? body.ms : typeof body.by === 'string' ? parseDuration(body.by) : undefined;
         if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
           const given = body.by ?? body.ms;
           throw new SimControlRequestError(
-            given === undefined ? 'Say how far to advance the clock' : `${JSON.stringify(given)} is not an amount of time to advance by`,
+            given === undefined
+              ? 'Say how far to advance the clock'
+              : `${JSON.stringify(given)} is not an amount of time to advance by`,
             'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative',
           );
         }
@@ -79,7 +92,8 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
       },
     },
     '/__sim/scenarios': {
-      GET: ({ partition }) => jsonAnswer(200, { current: partition.scenario?.name ?? null, available: library?.available() ?? [] }),
+      GET: ({ partition }) =>
+        jsonAnswer(200, { current: partition.scenario?.name ?? null, available: library?.available() ?? [] }),
     },
     '/__sim/scenario': {
       PUT: ({ exchange, partition }) => {
@@ -91,7 +105,11 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
             'Send {"name": "forms-settling"} (GET /__sim/scenarios lists them), {"yaml": "…a scenario file\'s text…", "file": "its name, for problems"} or {"scenario": {…a scenario as an object…}}',
           );
         }
-        if (!library) throw new SimControlRequestError('This simulator serves no scenarios in this mode', 'Scenarios serve in mock mode: start it with `mock --scenario NAME`');
+        if (!library)
+          throw new SimControlRequestError(
+            'This simulator serves no scenarios in this mode',
+            'Scenarios serve in mock mode: start it with `mock --scenario NAME`',
+          );
         let definition;
         try {
           definition = load(library);
@@ -138,12 +156,22 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
       GET: ({ partition, exchange }) => {
         // ?all merges every partition: parallel workers each cover part of the API, the suite covers the sum.
         const all = exchange.searchParams.has('all');
-        const counts = all ? mergeCounts(partitions.list().map((p) => p.coverage.counts())) : partition.coverage.counts();
+        const counts = all
+          ? mergeCounts(partitions.list().map((p) => p.coverage.counts()))
+          : partition.coverage.counts();
         return jsonAnswer(200, { partition: all ? null : partition.name, ...coverageReport(counts, spec) });
       },
     },
     '/__sim/partitions': {
-      GET: () => jsonAnswer(200, { partitions: partitions.list().map((p) => ({ name: p.name, scenario: p.scenario?.name ?? null, now: p.clock.now(), events: p.log.lastSeq })) }),
+      GET: () =>
+        jsonAnswer(200, {
+          partitions: partitions.list().map((p) => ({
+            name: p.name,
+            scenario: p.scenario?.name ?? null,
+            now: p.clock.now(),
+            events: p.log.lastSeq,
+          })),
+        }),
     },
     '/__sim/partitions/:name': {
       DELETE: ({ params }) => {
@@ -159,7 +187,12 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     for (const { pattern, parts: expected } of patterns) {
       if (expected.length !== parts.length) continue;
       const params: Record<string, string> = {};
-      if (expected.every((p, i) => (p.startsWith(':') ? ((params[p.slice(1)] = safeDecode(parts[i] ?? '')), true) : p === parts[i]))) return { pattern, params };
+      if (
+        expected.every((p, i) =>
+          p.startsWith(':') ? ((params[p.slice(1)] = safeDecode(parts[i] ?? '')), true) : p === parts[i],
+        )
+      )
+        return { pattern, params };
     }
     return undefined;
   };
@@ -167,15 +200,25 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
   return (exchange, partition) => {
     const found = match(exchange.pathname);
     if (!found) {
-      const known = Object.entries(routes).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ operationId: 'sim.control', method, path })));
+      const known = Object.entries(routes).flatMap(([path, methods]) =>
+        Object.keys(methods).map((method) => ({ operationId: 'sim.control', method, path })),
+      );
       // A slip in a control path (/__sim/journl) points at the route meant; anything else lists them all.
       const near = closest(exchange.pathname, Object.keys(routes));
-      throw new SimRouteNotFoundError(exchange.method, exchange.pathname, near ? known.filter((route) => route.path === near) : known);
+      throw new SimRouteNotFoundError(
+        exchange.method,
+        exchange.pathname,
+        near ? known.filter((route) => route.path === near) : known,
+      );
     }
     const byMethod = routes[found.pattern] ?? {};
     const route = byMethod[exchange.method];
     if (!route) {
-      throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, Object.keys(byMethod).map((method) => ({ operationId: 'sim.control', method, path: found.pattern })));
+      throw new SimMethodNotAllowedError(
+        exchange.method,
+        exchange.pathname,
+        Object.keys(byMethod).map((method) => ({ operationId: 'sim.control', method, path: found.pattern })),
+      );
     }
     return route({ exchange, partition, params: found.params });
   };
@@ -185,7 +228,8 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
 function scenarioLoader(body: Record<string, unknown>): ((library: ScenarioLibrary) => ScenarioDefinition) | undefined {
   const { name, yaml, file, scenario } = body;
   if (typeof name === 'string' && name !== '') return (library) => library.loadNamed(name);
-  if (typeof yaml === 'string') return (library) => library.loadText(yaml, typeof file === 'string' && file !== '' ? file : '<yaml>');
+  if (typeof yaml === 'string')
+    return (library) => library.loadText(yaml, typeof file === 'string' && file !== '' ? file : '<yaml>');
   if (isObject(scenario)) return (library) => library.load(scenario);
   return undefined;
 }
@@ -202,7 +246,10 @@ function jsonBody(exchange: Exchange): Record<string, unknown> {
   } catch {
     // reported below
   }
-  throw new SimControlRequestError('The control API takes a JSON object body', 'Send Content-Type: application/json with an object, e.g. {"ms": 1000}');
+  throw new SimControlRequestError(
+    'The control API takes a JSON object body',
+    'Send Content-Type: application/json with an object, e.g. {"ms": 1000}',
+  );
 }
 
 export function isControlPath(pathname: string): boolean {

@@ -6,7 +6,7 @@
 import { SimRuleError } from '../errors.js';
 import { ScenarioError } from '../scenarios/definition.js';
 import { readRuntimeRule } from '../scenarios/read-rule.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import type { Partition } from './partitions.js';
 import type { RuleListing } from './rule-store.js';
 
@@ -16,17 +16,37 @@ export function addRuntimeRule(partition: Partition, spec: SpecIndex, raw: unkno
   try {
     definition = readRuntimeRule(raw, spec, partition.scenario, { id, start: partition.clock.now() });
   } catch (error) {
-    if (error instanceof ScenarioError) throw new SimRuleError(error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)));
+    if (error instanceof ScenarioError)
+      throw new SimRuleError(error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)));
     throw error;
   }
   const rule = partition.rules.add(definition, raw);
   partition.note('rule.added', definition.where);
-  return { id: rule.id, where: definition.where, operation: definition.operation, fired: 0, times: definition.times ?? null, rule: raw };
+  return {
+    id: rule.id,
+    where: definition.where,
+    operation: definition.operation,
+    fired: 0,
+    times: definition.times ?? null,
+    rule: raw,
+  };
 }
 
 /** Run-time rules first: that is the order they answer in. */
 export function listRules(partition: Partition): RuleListing[] {
-  const runtime = partition.rules.list().map((r) => ({ id: r.id, where: r.definition.where, operation: r.definition.operation, fired: r.fired, times: r.definition.times ?? null, rule: r.source }));
-  const scripted = (partition.scenario?.rules ?? []).map((r, i) => ({ where: r.where, operation: r.operation, fired: partition.rules.scenarioUses[i] ?? 0, times: r.times ?? null }));
+  const runtime = partition.rules.list().map((r) => ({
+    id: r.id,
+    where: r.definition.where,
+    operation: r.definition.operation,
+    fired: r.fired,
+    times: r.definition.times ?? null,
+    rule: r.source,
+  }));
+  const scripted = (partition.scenario?.rules ?? []).map((r, i) => ({
+    where: r.where,
+    operation: r.operation,
+    fired: partition.rules.scenarioUses[i] ?? 0,
+    times: r.times ?? null,
+  }));
   return [...runtime, ...scripted];
 }

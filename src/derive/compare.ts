@@ -47,31 +47,45 @@ export function compareAnswers(
   ids: Correspondence,
   options: CompareOptions,
 ): Departure | undefined {
-  if (recorded.status !== scenario.status) return { field: 'status', recorded: recorded.status, scenario: scenario.status };
+  if (recorded.status !== scenario.status)
+    return { field: 'status', recorded: recorded.status, scenario: scenario.status };
   const tag = (body: unknown) => (isObject(body) ? body._tag : undefined);
-  if (tag(recorded.body) !== tag(scenario.body)) return { field: '_tag', recorded: tag(recorded.body), scenario: tag(scenario.body) };
+  if (tag(recorded.body) !== tag(scenario.body))
+    return { field: '_tag', recorded: tag(recorded.body), scenario: tag(scenario.body) };
   if (tag(recorded.body) === 'InvalidRequestError') {
     const kind = (body: unknown) => (body as { kind?: unknown }).kind;
-    return kind(recorded.body) === kind(scenario.body) ? undefined : { field: 'kind', recorded: kind(recorded.body), scenario: kind(scenario.body) };
+    return kind(recorded.body) === kind(scenario.body)
+      ? undefined
+      : { field: 'kind', recorded: kind(recorded.body), scenario: kind(scenario.body) };
   }
   return compareValues(recorded.body, scenario.body, '', ids, options);
 }
 
-function compareValues(recorded: unknown, scenario: unknown, path: string, ids: Correspondence, options: CompareOptions): Departure | undefined {
+function compareValues(
+  recorded: unknown,
+  scenario: unknown,
+  path: string,
+  ids: Correspondence,
+  options: CompareOptions,
+): Departure | undefined {
   const key = lastKey(path);
   const departs = (): Departure => ({ field: path || '(body)', recorded, scenario });
   if (typeof recorded === 'number' && typeof scenario === 'number') {
-    if (ANY_INTEGER_KEYS.has(key)) return Number.isInteger(recorded) === Number.isInteger(scenario) ? undefined : departs();
+    if (ANY_INTEGER_KEYS.has(key))
+      return Number.isInteger(recorded) === Number.isInteger(scenario) ? undefined : departs();
     if (INSTANT_KEYS.has(key)) return Math.abs(recorded - scenario) <= options.toleranceMs ? undefined : departs();
     return recorded === scenario ? undefined : departs();
   }
-  if (typeof recorded === 'string' && typeof scenario === 'string') return sameText(recorded, scenario, ids, options) ? undefined : departs();
+  if (typeof recorded === 'string' && typeof scenario === 'string')
+    return sameText(recorded, scenario, ids, options) ? undefined : departs();
   if (Array.isArray(recorded) && Array.isArray(scenario)) {
     for (let i = 0; i < Math.min(recorded.length, scenario.length); i++) {
       const departure = compareValues(recorded[i], scenario[i], `${path}[${i}]`, ids, options);
       if (departure) return departure;
     }
-    return recorded.length === scenario.length ? undefined : { field: `${path}.length`, recorded: recorded.length, scenario: scenario.length };
+    return recorded.length === scenario.length
+      ? undefined
+      : { field: `${path}.length`, recorded: recorded.length, scenario: scenario.length };
   }
   if (isObject(recorded) && isObject(scenario)) {
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(scenario)])];
@@ -93,7 +107,8 @@ function sameText(recorded: string, scenario: string, ids: Correspondence, optio
   if (ID.test(recorded) && ID.test(scenario)) return pair(recorded, scenario, ids);
   const decodedRecorded = decodeJsonToken(recorded);
   const decodedScenario = decodeJsonToken(scenario);
-  if (decodedRecorded !== undefined && decodedScenario !== undefined) return compareValues(decodedRecorded, decodedScenario, '', ids, options) === undefined;
+  if (decodedRecorded !== undefined && decodedScenario !== undefined)
+    return compareValues(decodedRecorded, decodedScenario, '', ids, options) === undefined;
   const a = recorded.split(ID_IN_TEXT);
   const b = scenario.split(ID_IN_TEXT);
   if (a.length === 1 || a.length !== b.length) return false;

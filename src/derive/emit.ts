@@ -17,7 +17,9 @@ export function emitScenario(scenario: Json, draft: Draft, header: string[]): st
     const texts = parts.map(provenance);
     // Parts read from the same interactions (every integration of one listing) say so once, on the section.
     if (SINGLE.has(section) || texts.every((t) => t === texts[0])) {
-      const pair = isMap(doc.contents) ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === section) : undefined;
+      const pair = isMap(doc.contents)
+        ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === section)
+        : undefined;
       if (pair && isScalar(pair.key) && texts[0]) pair.key.commentBefore = comment(texts[0]);
       continue;
     }
@@ -31,10 +33,12 @@ export function emitScenario(scenario: Json, draft: Draft, header: string[]): st
   }
   visit(doc, {
     Map(_, node) {
-      if (node.items.length <= 4 && node.items.every((p) => isScalar(p.value) && String(p.value.value).length <= 60)) node.flow = true;
+      if (node.items.length <= 4 && node.items.every((p) => isScalar(p.value) && String(p.value.value).length <= 60))
+        node.flow = true;
     },
     Seq(_, node) {
-      if (node.items.length <= 6 && node.items.every((item) => isScalar(item) && String(item.value).length <= 40)) node.flow = true;
+      if (node.items.length <= 6 && node.items.every((item) => isScalar(item) && String(item.value).length <= 40))
+        node.flow = true;
     },
   });
   return doc.toString({ lineWidth: 0 });

@@ -28,7 +28,9 @@ export function inferForms(timeline: Timeline): Part[] {
     const from = seenIn.map((i) => listings[i] as Step);
     const events: TimedEvent[] = [];
     const notes: string[] = [];
-    const createdEvent = timeline.events.find((e) => e.type === 'form.created' && (e.data.form as Json | undefined)?.id === id);
+    const createdEvent = timeline.events.find(
+      (e) => e.type === 'form.created' && (e.data.form as Json | undefined)?.id === id,
+    );
     if (first > 0 || (createdEvent && createdEvent.at > 0)) {
       const before = listings[first - 1];
       const at = createdEvent?.at ?? between(before ? before.at + before.durationMs : 0, (listings[first] as Step).at);
@@ -54,14 +56,33 @@ export function inferForms(timeline: Timeline): Part[] {
     const id = reply.params.formID;
     if (!id || records.has(id) || reply.status !== 204 || parts.some((p) => (p.value as Json).id === id)) continue;
     const answer = ((reply.body as Json | undefined)?.answer ?? {}) as Json;
-    const fields = Object.entries(answer).map(([key, v]) => ({ key, type: Array.isArray(v) ? 'multiselect' : typeof v === 'boolean' ? 'boolean' : typeof v === 'number' ? 'number' : 'string', required: true }));
-    parts.push({ value: { id, sessionID: reply.params.sessionID, title: `Form ${id}`, mode: 'form', fields }, from: [reply], note: 'never listed: fields guessed from the answer' });
+    const fields = Object.entries(answer).map(([key, v]) => ({
+      key,
+      type: Array.isArray(v)
+        ? 'multiselect'
+        : typeof v === 'boolean'
+          ? 'boolean'
+          : typeof v === 'number'
+            ? 'number'
+            : 'string',
+      required: true,
+    }));
+    parts.push({
+      value: { id, sessionID: reply.params.sessionID, title: `Form ${id}`, mode: 'form', fields },
+      from: [reply],
+      note: 'never listed: fields guessed from the answer',
+    });
   }
   return parts;
 }
 
 export function inferShells(timeline: Timeline): Part[] {
-  const reads = timeline.steps.filter((s) => (s.operation?.operationId === 'v2.shell.get' || s.operation?.operationId === 'v2.shell.timeout') && trusted(s) && s.status === 200);
+  const reads = timeline.steps.filter(
+    (s) =>
+      (s.operation?.operationId === 'v2.shell.get' || s.operation?.operationId === 'v2.shell.timeout') &&
+      trusted(s) &&
+      s.status === 200,
+  );
   const ids = [...new Set(reads.map((s) => s.params.id as string))];
   return ids.map((id): Part => {
     const mine = reads.filter((s) => s.params.id === id);
@@ -77,17 +98,25 @@ export function inferShells(timeline: Timeline): Part[] {
     const events: TimedEvent[] = [];
     const notes: string[] = [];
     const exited = timeline.events.find((e) => e.type === 'shell.exited' && e.data.id === id);
-    const completed = ((last.time as Json).completed as number | undefined) ?? (exited ? timeline.origin + exited.at : undefined);
+    const completed =
+      ((last.time as Json).completed as number | undefined) ?? (exited ? timeline.origin + exited.at : undefined);
     const status = last.status !== 'running' ? last.status : exited?.data.status;
     if (exited) events.push(exited);
     if (completed !== undefined && status === 'exited') {
-      value.completes = { after: formatDuration(completed - started), exit: (last.exit as number | undefined) ?? (exited?.data.exit as number | undefined) ?? 0 };
+      value.completes = {
+        after: formatDuration(completed - started),
+        exit: (last.exit as number | undefined) ?? (exited?.data.exit as number | undefined) ?? 0,
+      };
     } else if (completed !== undefined && status === 'timeout') {
       // A timeout the client set is replayed by its own PATCH; one the command had from the start is the scenario's.
-      const patched = mine.some((s) => s.operation?.operationId === 'v2.shell.timeout' && timeline.origin + s.at < completed);
+      const patched = mine.some(
+        (s) => s.operation?.operationId === 'v2.shell.timeout' && timeline.origin + s.at < completed,
+      );
       if (!patched) {
         value.timeout = Math.max(1, completed - started);
-        notes.push(`timeout: seen running${records.findIndex((r) => r.status !== 'running') > 0 ? ', then timeout' : ''}; it fired at ${formatDuration(completed - timeline.origin)}`);
+        notes.push(
+          `timeout: seen running${records.findIndex((r) => r.status !== 'running') > 0 ? ', then timeout' : ''}; it fired at ${formatDuration(completed - timeline.origin)}`,
+        );
       }
     }
     return { value, from: mine, events, note: notes.join('\n') || undefined };
@@ -95,7 +124,9 @@ export function inferShells(timeline: Timeline): Part[] {
 }
 
 export function inferAttempts(timeline: Timeline): Part[] {
-  const polls = timeline.steps.filter((s) => s.operation?.operationId === 'v2.integration.attempt.status' && trusted(s) && s.status === 200);
+  const polls = timeline.steps.filter(
+    (s) => s.operation?.operationId === 'v2.integration.attempt.status' && trusted(s) && s.status === 200,
+  );
   const ids = [...new Set(polls.map((s) => s.params.attemptID as string))];
   return ids.map((id): Part => {
     const mine = polls.filter((s) => s.params.attemptID === id);
@@ -111,7 +142,10 @@ export function inferAttempts(timeline: Timeline): Part[] {
       const outcome = answers[settled] as Json;
       const settles: Json = { as: outcome.status, poll: settled + 1 };
       if (outcome.status === 'failed' && typeof outcome.message === 'string') settles.message = outcome.message;
-      const credential = outcome.status === 'complete' && integrationID ? credentialAfter(timeline, integrationID, mine[settled] as Step) : undefined;
+      const credential =
+        outcome.status === 'complete' && integrationID
+          ? credentialAfter(timeline, integrationID, mine[settled] as Step)
+          : undefined;
       if (credential) {
         settles.credential = credential.value;
         from.push(credential.step);
@@ -124,21 +158,37 @@ export function inferAttempts(timeline: Timeline): Part[] {
 
 /** The integration an attempt belongs to: from the request that started it, or what announced its outcome. */
 function integrationOf(timeline: Timeline, attemptID: string, polls: Step[]): { integrationID?: string; from: Step[] } {
-  const start = timeline.steps.find((s) => s.method === 'POST' && /^\/api\/integration\/[^/]+\/connect\/oauth$/.test(s.path) && (dataOf(s) as Json | undefined)?.attemptID === attemptID);
+  const start = timeline.steps.find(
+    (s) =>
+      s.method === 'POST' &&
+      /^\/api\/integration\/[^/]+\/connect\/oauth$/.test(s.path) &&
+      (dataOf(s) as Json | undefined)?.attemptID === attemptID,
+  );
   if (start) return { integrationID: decodeURIComponent(start.path.split('/')[3] as string), from: [start] };
-  const settled = timeline.events.find((e) => e.type === 'integration.attempt.settled' && e.data.attemptID === attemptID);
+  const settled = timeline.events.find(
+    (e) => e.type === 'integration.attempt.settled' && e.data.attemptID === attemptID,
+  );
   if (settled) return { integrationID: settled.data.integrationID as string, from: [] };
   const completing = polls.find((p) => (dataOf(p) as Json).status === 'complete');
-  const announced = completing && timeline.events.find((e) => e.type === 'integration.connection.updated' && e.at >= completing.at);
+  const announced =
+    completing && timeline.events.find((e) => e.type === 'integration.connection.updated' && e.at >= completing.at);
   return { integrationID: announced ? (announced.data.integrationID as string) : undefined, from: [] };
 }
 
-function credentialAfter(timeline: Timeline, integrationID: string, poll: Step): { value: Json; step: Step } | undefined {
+function credentialAfter(
+  timeline: Timeline,
+  integrationID: string,
+  poll: Step,
+): { value: Json; step: Step } | undefined {
   for (const step of timeline.steps) {
     if (step.at < poll.at || step.operation?.operationId !== 'v2.integration.list' || !trusted(step)) continue;
     const integration = ((dataOf(step) as Json[] | undefined) ?? []).find((i) => i.id === integrationID);
     const credential = ((integration?.connections as Json[] | undefined) ?? []).find((c) => c.type === 'credential');
-    if (credential) return { value: { id: credential.id, ...(typeof credential.label === 'string' ? { label: credential.label } : {}) }, step };
+    if (credential)
+      return {
+        value: { id: credential.id, ...(typeof credential.label === 'string' ? { label: credential.label } : {}) },
+        step,
+      };
   }
   return undefined;
 }

@@ -7,16 +7,23 @@ import { posix } from 'node:path';
 import { dataOf, isObject, trusted, type Json, type Part } from './parts.js';
 import type { Step, Timeline } from './timeline.js';
 
-type Found = Partial<Record<'project' | 'integrations' | 'references' | 'plugins' | 'files' | 'model' | 'projectCopy' | 'ptys', Part[]>>;
+type Found = Partial<
+  Record<'project' | 'integrations' | 'references' | 'plugins' | 'files' | 'model' | 'projectCopy' | 'ptys', Part[]>
+>;
 
-const first = (timeline: Timeline, operationId: string) => timeline.steps.find((s) => s.operation?.operationId === operationId && trusted(s) && s.status === 200);
+const first = (timeline: Timeline, operationId: string) =>
+  timeline.steps.find((s) => s.operation?.operationId === operationId && trusted(s) && s.status === 200);
 
 export function inferLocation(timeline: Timeline): Found {
   const found: Found = {};
   const project = projectOf(timeline);
   if (project) found.project = [project];
   const integrations = first(timeline, 'v2.integration.list');
-  if (integrations) found.integrations = ((dataOf(integrations) as Json[] | undefined) ?? []).map((value) => ({ value, from: [integrations] }));
+  if (integrations)
+    found.integrations = ((dataOf(integrations) as Json[] | undefined) ?? []).map((value) => ({
+      value,
+      from: [integrations],
+    }));
   const references = first(timeline, 'v2.reference.list');
   if (references) found.references = [{ value: dataOf(references) ?? [], from: [references] }];
   const plugins = pluginsOf(timeline);
@@ -30,7 +37,12 @@ export function inferLocation(timeline: Timeline): Found {
   // The scenario's copy error answers every copy: it says so only when every recorded copy failed alike.
   if (failed.length && failed.length === copies.length) {
     const data = (failed[0] as Step).answer as { data: { message: string; forceRequired?: boolean | null } };
-    found.projectCopy = [{ value: { error: { message: data.data.message, forceRequired: data.data.forceRequired ?? false } }, from: failed }];
+    found.projectCopy = [
+      {
+        value: { error: { message: data.data.message, forceRequired: data.data.forceRequired ?? false } },
+        from: failed,
+      },
+    ];
   }
   const ptys = ptysOf(timeline);
   if (ptys.length) found.ptys = ptys;
@@ -41,9 +53,11 @@ export function inferLocation(timeline: Timeline): Found {
 function projectOf(timeline: Timeline): Part | undefined {
   for (const step of timeline.steps) {
     if (!step.operation || step.stream || !isObject(step.answer)) continue;
-    const location = step.answer.location as { directory?: string; project?: { id: string; directory: string } } | undefined;
+    const location = step.answer.location as
+      { directory?: string; project?: { id: string; directory: string } } | undefined;
     const project = location?.project;
-    if (project && project.id !== 'global' && project.directory.startsWith('/')) return { value: { directory: project.directory, id: project.id }, from: [step] };
+    if (project && project.id !== 'global' && project.directory.startsWith('/'))
+      return { value: { directory: project.directory, id: project.id }, from: [step] };
   }
   return undefined;
 }
@@ -54,19 +68,27 @@ function pluginsOf(timeline: Timeline): Part | undefined {
   if (listed) return { value: ((dataOf(listed) as Json[] | undefined) ?? []).map((p) => p.id), from: [listed] };
   const added = timeline.events.filter((e) => e.type === 'plugin.added' && typeof e.data.id === 'string');
   if (!added.length) return undefined;
-  return { value: [...new Set(added.map((e) => e.data.id as string))], from: [], events: added.slice(0, 1), note: `from ${added.length} plugin.added events (GET /api/plugin was not recorded)` };
+  return {
+    value: [...new Set(added.map((e) => e.data.id as string))],
+    from: [],
+    events: added.slice(0, 1),
+    note: `from ${added.length} plugin.added events (GET /api/plugin was not recorded)`,
+  };
 }
 
 /** Every directory listing, its entries made relative to the project, as one list of paths. */
 function filesOf(timeline: Timeline, project: { directory: string } | undefined): Part | undefined {
-  const listings = timeline.steps.filter((s) => s.operation?.operationId === 'v2.fs.list' && trusted(s) && s.status === 200);
+  const listings = timeline.steps.filter(
+    (s) => s.operation?.operationId === 'v2.fs.list' && trusted(s) && s.status === 200,
+  );
   const paths = new Set<string>();
   for (const step of listings) {
     const location = (step.answer as { location: { directory: string } }).location;
     const root = project?.directory ?? location.directory;
     const base = posix.relative(root, posix.resolve(root, location.directory));
     if (base.startsWith('..')) continue; // outside the project: not part of its tree
-    for (const entry of (dataOf(step) as Array<{ path: string }> | undefined) ?? []) paths.add(base ? `${base}/${entry.path}` : entry.path);
+    for (const entry of (dataOf(step) as Array<{ path: string }> | undefined) ?? [])
+      paths.add(base ? `${base}/${entry.path}` : entry.path);
   }
   if (!paths.size) return undefined;
   // A directory listed with its contents is implied by them.
@@ -76,16 +98,22 @@ function filesOf(timeline: Timeline, project: { directory: string } | undefined)
 
 /** PTYs the real server listed (outside the spec: GET /api/pty, GET /api/pty/{id}) that the recording did not create. */
 function ptysOf(timeline: Timeline): Part[] {
-  const created = new Set(timeline.steps.filter((s) => s.operation?.operationId === 'v2.pty.create').map((s) => (dataOf(s) as Json | undefined)?.id));
+  const created = new Set(
+    timeline.steps
+      .filter((s) => s.operation?.operationId === 'v2.pty.create')
+      .map((s) => (dataOf(s) as Json | undefined)?.id),
+  );
   const parts = new Map<string, Part>();
   for (const step of timeline.steps) {
-    if (step.operation || step.method !== 'GET' || !/^\/api\/pty(\/pty[^/]+)?$/.test(step.path) || step.status !== 200) continue;
+    if (step.operation || step.method !== 'GET' || !/^\/api\/pty(\/pty[^/]+)?$/.test(step.path) || step.status !== 200)
+      continue;
     const data = dataOf(step);
     for (const pty of Array.isArray(data) ? (data as Json[]) : isObject(data) ? [data] : []) {
       const id = pty.id as string;
       if (typeof id !== 'string' || created.has(id) || parts.has(id)) continue;
       const value: Json = { id };
-      for (const key of ['title', 'command', 'args', 'cwd', 'pid'] as const) if (pty[key] !== undefined) value[key] = pty[key];
+      for (const key of ['title', 'command', 'args', 'cwd', 'pid'] as const)
+        if (pty[key] !== undefined) value[key] = pty[key];
       parts.set(id, { value, from: [step] });
     }
   }

@@ -32,7 +32,20 @@ export function inferSessions(timeline: Timeline): { sessions: Part[]; turns: Pa
   const seen = new Map<string, SessionSeen>();
   const get = (id: string) => {
     let s = seen.get(id);
-    if (!s) seen.set(id, (s = { id, from: [], events: [], notFound: [], known: [], messages: new Map(), questions: new Set(), notes: [] }));
+    if (!s)
+      seen.set(
+        id,
+        (s = {
+          id,
+          from: [],
+          events: [],
+          notFound: [],
+          known: [],
+          messages: new Map(),
+          questions: new Set(),
+          notes: [],
+        }),
+      );
     return s;
   };
 
@@ -40,7 +53,13 @@ export function inferSessions(timeline: Timeline): { sessions: Part[]; turns: Pa
     if (!step.operation) {
       // A session created by a request the spec does not have (the real server's POST /api/session).
       const created = dataOf(step);
-      if (step.method === 'POST' && step.path === '/api/session' && step.status === 200 && isObject(created) && typeof created.id === 'string') {
+      if (
+        step.method === 'POST' &&
+        step.path === '/api/session' &&
+        step.status === 200 &&
+        isObject(created) &&
+        typeof created.id === 'string'
+      ) {
         const s = get(created.id);
         s.appears = step.at;
         s.title = typeof created.title === 'string' ? created.title : s.title;
@@ -60,9 +79,11 @@ export function inferSessions(timeline: Timeline): { sessions: Part[]; turns: Pa
     s.from.push(step);
     const op = step.operation.operationId;
     if (op === 'v2.session.messages' && trusted(step)) {
-      for (const m of (dataOf(step) as Json[] | undefined) ?? []) if (typeof m.id === 'string' && !s.messages.has(m.id)) s.messages.set(m.id, m);
+      for (const m of (dataOf(step) as Json[] | undefined) ?? [])
+        if (typeof m.id === 'string' && !s.messages.has(m.id)) s.messages.set(m.id, m);
     }
-    if (op === 'v2.session.question.reply' && step.status === 204 && step.params.requestID) s.questions.add(step.params.requestID);
+    if (op === 'v2.session.question.reply' && step.status === 204 && step.params.requestID)
+      s.questions.add(step.params.requestID);
     if (op === 'v2.session.revert.stage' && step.status === 200 && !s.revert) s.revert = revertOf(dataOf(step));
   }
   for (const event of timeline.events) {
@@ -116,8 +137,14 @@ function initialMessages(s: SessionSeen, steps: Step[], origin: number): Json[] 
     const later = all.filter((m) => m.type === type && created(m) >= origin + (requests[0]?.at ?? Infinity));
     for (const m of later.slice(0, requests.length)) made.add(m.id as string);
   }
-  const firstTurn = steps.find((step) => step.operation?.operationId === 'v2.session.synthetic' && step.status === 204 && (step.body as Json | undefined)?.resume !== false);
-  for (const m of all) if (m.type === 'assistant' && firstTurn && created(m) >= origin + firstTurn.at) made.add(m.id as string);
+  const firstTurn = steps.find(
+    (step) =>
+      step.operation?.operationId === 'v2.session.synthetic' &&
+      step.status === 204 &&
+      (step.body as Json | undefined)?.resume !== false,
+  );
+  for (const m of all)
+    if (m.type === 'assistant' && firstTurn && created(m) >= origin + firstTurn.at) made.add(m.id as string);
   return all.filter((m) => !made.has(m.id as string));
 }
 
@@ -132,7 +159,12 @@ function revertOf(data: unknown): Json | undefined {
   const files = Array.isArray(data.files) ? (data.files as Json[]) : [];
   return {
     snapshot: data.snapshot,
-    files: files.map((f) => ({ file: f.file ?? f.path, patch: f.patch ?? '', additions: f.additions ?? 0, deletions: f.deletions ?? 0 })),
+    files: files.map((f) => ({
+      file: f.file ?? f.path,
+      patch: f.patch ?? '',
+      additions: f.additions ?? 0,
+      deletions: f.deletions ?? 0,
+    })),
   };
 }
 
@@ -141,8 +173,14 @@ function revertOf(data: unknown): Json | undefined {
  * first refusal (else the start), until the idle event after the last (else between it and the next success;
  * open when nothing succeeded after it).
  */
-function busyWindows(sessionID: string, steps: Step[], events: TimedEvent[]): { windows: Array<{ from: string; until?: string }>; events: TimedEvent[] } {
-  const stages = steps.filter((s) => s.operation?.operationId === 'v2.session.revert.stage' && s.status !== 400 && s.status !== 404);
+function busyWindows(
+  sessionID: string,
+  steps: Step[],
+  events: TimedEvent[],
+): { windows: Array<{ from: string; until?: string }>; events: TimedEvent[] } {
+  const stages = steps.filter(
+    (s) => s.operation?.operationId === 'v2.session.revert.stage' && s.status !== 400 && s.status !== 404,
+  );
   const status = events.filter((e) => e.type === 'session.status' && e.data.sessionID === sessionID);
   const windows: Array<{ from: string; until?: string }> = [];
   let previousUntil = 0;
@@ -154,13 +192,21 @@ function busyWindows(sessionID: string, steps: Step[], events: TimedEvent[]): { 
     const first = stages[i] as Step;
     const last = stages[j] as Step;
     const next = stages[j + 1];
-    const busyEvent = status.filter((e) => e.at <= first.at && (e.data.status as Json | undefined)?.type === 'busy').pop();
-    const idleEvent = status.find((e) => e.at >= last.at && (e.data.status as Json | undefined)?.type === 'idle' && (!next || e.at <= next.at));
+    const busyEvent = status
+      .filter((e) => e.at <= first.at && (e.data.status as Json | undefined)?.type === 'busy')
+      .pop();
+    const idleEvent = status.find(
+      (e) => e.at >= last.at && (e.data.status as Json | undefined)?.type === 'idle' && (!next || e.at <= next.at),
+    );
     const from = busyEvent?.at ?? previousUntil;
     const until = idleEvent?.at ?? (next ? between(last.at + last.durationMs, next.at) : undefined);
     if (busyEvent) used.push(busyEvent);
     if (idleEvent) used.push(idleEvent);
-    windows.push(until === undefined ? { from: formatDuration(from) } : { from: formatDuration(from), until: formatDuration(until) });
+    windows.push(
+      until === undefined
+        ? { from: formatDuration(from) }
+        : { from: formatDuration(from), until: formatDuration(until) },
+    );
     previousUntil = until ?? from;
     i = j;
   }
@@ -169,14 +215,25 @@ function busyWindows(sessionID: string, steps: Step[], events: TimedEvent[]): { 
 
 /** The turns a session's recorded events show after each resumed synthetic message, as scripts. */
 function turnsOf(sessionID: string, steps: Step[], events: TimedEvent[]): Part[] {
-  const synthetic = steps.filter((s) => s.operation?.operationId === 'v2.session.synthetic' && s.status === 204 && (s.body as Json | undefined)?.resume !== false);
+  const synthetic = steps.filter(
+    (s) =>
+      s.operation?.operationId === 'v2.session.synthetic' &&
+      s.status === 204 &&
+      (s.body as Json | undefined)?.resume !== false,
+  );
   const mine = events.filter((e) => e.data.sessionID === sessionID && e.type.startsWith('session.next.'));
   const parts: Part[] = [];
   synthetic.forEach((request, index) => {
     const until = synthetic[index + 1]?.at ?? Infinity;
     const turn = mine.filter((e) => e.at >= request.at && e.at < until);
     const script = scriptOf(turn);
-    if (script.length) parts.push({ value: { session: sessionID, steps: script }, from: [request], events: turn.slice(0, 1).concat(turn.slice(-1)), note: 'steps: as the recorded events played them' });
+    if (script.length)
+      parts.push({
+        value: { session: sessionID, steps: script },
+        from: [request],
+        events: turn.slice(0, 1).concat(turn.slice(-1)),
+        note: 'steps: as the recorded events played them',
+      });
   });
   return parts;
 }
@@ -202,14 +259,22 @@ function scriptOf(events: TimedEvent[]): Json[] {
         if (!call) break;
         const step: Json = { tool: call.data.tool, input: call.data.input ?? {} };
         if (e.type === 'session.next.tool.failed') step.error = (d.error as Json | undefined)?.message ?? 'failed';
-        else step.result = ((d.content as Json[] | undefined) ?? []).map((c) => c.text ?? '').join('') || (typeof d.result === 'string' ? d.result : '');
+        else
+          step.result =
+            ((d.content as Json[] | undefined) ?? []).map((c) => c.text ?? '').join('') ||
+            (typeof d.result === 'string' ? d.result : '');
         if (e.at > call.at) step.takes = e.at - call.at;
         steps.push(step);
         break;
       }
       case 'session.next.retried': {
         const error = d.error as Json;
-        steps.push({ retry: { message: error.message, ...(typeof error.statusCode === 'number' ? { statusCode: error.statusCode } : {}) } });
+        steps.push({
+          retry: {
+            message: error.message,
+            ...(typeof error.statusCode === 'number' ? { statusCode: error.statusCode } : {}),
+          },
+        });
         break;
       }
       case 'session.next.step.failed':

@@ -39,13 +39,18 @@ function closeReferences(draft: Draft): void {
     const oauth = integrations.find((i) => ((i.methods as Json[] | undefined) ?? []).some((m) => m.type === 'oauth'));
     if (oauth && !value.integrationID) {
       value.integrationID = oauth.id;
-      attempt.note = `${attempt.note ?? ''}\nintegrationID: not recorded; the first integration with an OAuth method`.trim();
+      attempt.note =
+        `${attempt.note ?? ''}\nintegrationID: not recorded; the first integration with an OAuth method`.trim();
       continue;
     }
     const id = (value.integrationID as string) || 'oauth-provider';
     value.integrationID = id;
     const standIn = { id, name: id, methods: [{ type: 'oauth', id: 'browser', label: 'Browser' }], connections: [] };
-    draft.integrations.push({ value: standIn, from: attempt.from, note: 'not listed in the recording: declared for its attempt' });
+    draft.integrations.push({
+      value: standIn,
+      from: attempt.from,
+      note: 'not listed in the recording: declared for its attempt',
+    });
     integrations.push(standIn);
   }
 }
@@ -66,4 +71,3 @@ export function scenarioOf(draft: Draft, name: string, origin: number, extra: { 
 
 /** Sections whose one part is the whole value (a list of names, a record), not one item each. */
 export const SINGLE = new Set(['project', 'references', 'plugins', 'files', 'model', 'projectCopy']);
-

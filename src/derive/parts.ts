@@ -17,7 +17,22 @@ export interface Part {
 }
 
 /** Scenario sections in the order the format documents them; each holds parts (one per item, or one for a list). */
-export const SECTIONS = ['project', 'sessions', 'turns', 'forms', 'shells', 'integrations', 'attempts', 'ptys', 'references', 'plugins', 'files', 'model', 'projectCopy', 'rules'] as const;
+export const SECTIONS = [
+  'project',
+  'sessions',
+  'turns',
+  'forms',
+  'shells',
+  'integrations',
+  'attempts',
+  'ptys',
+  'references',
+  'plugins',
+  'files',
+  'model',
+  'projectCopy',
+  'rules',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export type Draft = { [S in Section]: Part[] };
@@ -33,7 +48,12 @@ export function provenance(part: Part): string {
   const shown = steps.slice(0, 4).map(describeStep);
   if (steps.length > 4) shown.push(`and ${steps.length - 4} more`);
   const eventTypes = [...new Set((part.events ?? []).map((e) => `${e.type} at ${formatDuration(e.at)}`))].slice(0, 3);
-  const sources = [shown.length ? `from ${shown.join(', ')}` : '', eventTypes.length ? `events: ${eventTypes.join(', ')}` : ''].filter(Boolean).join('; ');
+  const sources = [
+    shown.length ? `from ${shown.join(', ')}` : '',
+    eventTypes.length ? `events: ${eventTypes.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return [sources, part.note].filter(Boolean).join('\n');
 }
 
@@ -42,7 +62,12 @@ export function formatDuration(ms: number): string {
   let rest = Math.max(0, Math.round(ms));
   if (rest === 0) return '0s';
   let out = '';
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000], ['ms', 1]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+    ['ms', 1],
+  ] as const) {
     const n = Math.floor(rest / size);
     if (n) out += `${n}${unit}`;
     rest -= n * size;

@@ -8,7 +8,14 @@
  */
 import { startSimulator } from '../start-simulator.js';
 import type { SimulatorHandle } from '../client/simulator-handle.js';
-import { compareAnswers, createCorrespondence, shown, translate, type Correspondence, type Departure } from './compare.js';
+import {
+  compareAnswers,
+  createCorrespondence,
+  shown,
+  translate,
+  type Correspondence,
+  type Departure,
+} from './compare.js';
 import { describeStep, eventReader, type Step, type Timeline } from './timeline.js';
 
 export const DEFAULT_TOLERANCE_MS = 1000;
@@ -39,7 +46,11 @@ export interface DiffOptions {
 }
 
 /** `scenario`: a name, a file, or a scenario object, as `startSimulator` takes it. */
-export async function scenarioDiff(scenario: string | Record<string, unknown>, timeline: Timeline, options: DiffOptions = {}): Promise<DiffReport> {
+export async function scenarioDiff(
+  scenario: string | Record<string, unknown>,
+  timeline: Timeline,
+  options: DiffOptions = {},
+): Promise<DiffReport> {
   const sim = await startSimulator({ scenario, ...(options.seed ? { seed: options.seed } : {}) });
   try {
     return await play(sim, timeline, options.toleranceMs ?? DEFAULT_TOLERANCE_MS);
@@ -61,7 +72,13 @@ async function play(sim: SimulatorHandle, timeline: Timeline, toleranceMs: numbe
     const request = describeStep(step);
     const skip = skipReason(step);
     if (skip) {
-      verdicts.push({ seq: step.seq, request, operationId: step.operation?.operationId, kind: 'skipped', reason: skip });
+      verdicts.push({
+        seq: step.seq,
+        request,
+        operationId: step.operation?.operationId,
+        kind: 'skipped',
+        reason: skip,
+      });
       continue;
     }
     const operationId = (step.operation as NonNullable<Step['operation']>).operationId;
@@ -71,22 +88,43 @@ async function play(sim: SimulatorHandle, timeline: Timeline, toleranceMs: numbe
     await advanceTo(step.stream ? step.at : step.at + step.durationMs);
     if (step.stream) {
       streams.push({ step, subscription: await subscribe(`${sim.url}${step.path}`) });
-      verdicts.push({ seq: step.seq, request, operationId, kind: 'skipped', reason: 'an event stream: its events are compared below' });
+      verdicts.push({
+        seq: step.seq,
+        request,
+        operationId,
+        kind: 'skipped',
+        reason: 'an event stream: its events are compared below',
+      });
       continue;
     }
     const answer = await send(sim.url, step, ids);
     // A body outside the spec's schema is the real server's drift, not something a scenario can answer.
     const recordedBody = step.answerProblems.length ? pick(step.answer) : step.answer;
     const scenarioBody = step.answerProblems.length ? pick(answer.body) : answer.body;
-    const departure = compareAnswers({ status: step.status, body: recordedBody }, { status: answer.status, body: scenarioBody }, ids, { toleranceMs });
-    verdicts.push(departure ? { seq: step.seq, request, operationId, kind: 'departs', departure } : { seq: step.seq, request, operationId, kind: 'same', status: answer.status });
+    const departure = compareAnswers(
+      { status: step.status, body: recordedBody },
+      { status: answer.status, body: scenarioBody },
+      ids,
+      { toleranceMs },
+    );
+    verdicts.push(
+      departure
+        ? { seq: step.seq, request, operationId, kind: 'departs', departure }
+        : { seq: step.seq, request, operationId, kind: 'same', status: answer.status },
+    );
   }
   const end = Math.max(elapsed, ...streams.map(({ step }) => step.at + step.durationMs));
   await advanceTo(end);
   const events: EventNote[] = [];
   for (const { step, subscription } of streams) {
     const published = await subscription.close();
-    events.push(eventNote(step.seq, timeline.events.filter((e) => e.seq === step.seq).map((e) => e.type), published));
+    events.push(
+      eventNote(
+        step.seq,
+        timeline.events.filter((e) => e.seq === step.seq).map((e) => e.type),
+        published,
+      ),
+    );
   }
   return { verdicts, events, departures: verdicts.filter((v) => v.kind === 'departs').length };
 }
@@ -95,7 +133,8 @@ function skipReason(step: Step): string | undefined {
   if (!step.operation) return 'outside the spec: no operation matches the request';
   const status = step.answerProblems.find((p) => p.startsWith('status'));
   if (status) return `the recorded answer is outside the spec: ${status}`;
-  if (!step.stream && step.answer !== undefined && typeof step.answer !== 'object') return 'the recorded answer is outside the spec: not JSON';
+  if (!step.stream && step.answer !== undefined && typeof step.answer !== 'object')
+    return 'the recorded answer is outside the spec: not JSON';
   return undefined;
 }
 
@@ -110,8 +149,17 @@ async function send(base: string, step: Step, ids: Correspondence): Promise<{ st
   for (const [name, value] of Object.entries(translate(step.query, ids))) {
     for (const one of Array.isArray(value) ? value : [value]) url.searchParams.append(name, one);
   }
-  const body = step.body === undefined ? undefined : typeof step.body === 'string' ? step.body : JSON.stringify(translate(step.body, ids));
-  const res = await fetch(url, { method: step.method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body });
+  const body =
+    step.body === undefined
+      ? undefined
+      : typeof step.body === 'string'
+        ? step.body
+        : JSON.stringify(translate(step.body, ids));
+  const res = await fetch(url, {
+    method: step.method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body,
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -156,7 +204,10 @@ async function subscribe(url: string): Promise<Subscription> {
 }
 
 function eventNote(seq: number, recorded: string[], published: string[]): EventNote {
-  const count = (types: string[]) => types.filter((t) => t !== 'server.connected').reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
+  const count = (types: string[]) =>
+    types
+      .filter((t) => t !== 'server.connected')
+      .reduce((m, t) => m.set(t, (m.get(t) ?? 0) + 1), new Map<string, number>());
   const a = count(recorded);
   const b = count(published);
   const missing: Record<string, number> = {};
@@ -181,9 +232,14 @@ export function formatDiff(scenario: string, recording: string, report: DiffRepo
     }
   }
   for (const note of report.events) {
-    const list = (counts: Record<string, number>) => Object.entries(counts).map(([t, n]) => (n > 1 ? `${t} ×${n}` : t)).join(', ');
-    if (Object.keys(note.missing).length) lines.push(`  events of #${note.seq} the scenario did not publish: ${list(note.missing)}`);
-    if (Object.keys(note.extra).length) lines.push(`  events the scenario published that #${note.seq} did not carry: ${list(note.extra)}`);
+    const list = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([t, n]) => (n > 1 ? `${t} ×${n}` : t))
+        .join(', ');
+    if (Object.keys(note.missing).length)
+      lines.push(`  events of #${note.seq} the scenario did not publish: ${list(note.missing)}`);
+    if (Object.keys(note.extra).length)
+      lines.push(`  events the scenario published that #${note.seq} did not carry: ${list(note.extra)}`);
   }
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@
  * explained: the generated header states it.
  */
 import type { ParsedRecording } from '../recordings/format.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { shown } from './compare.js';
 import { emitScenario } from './emit.js';
 import { inferDraft, scenarioOf } from './infer.js';
@@ -26,14 +26,20 @@ export interface Generated {
 /** Enough rounds for a rule's answer to change what later answers depend on, and then settle. */
 const MAX_ROUNDS = 4;
 
-export async function scenarioFrom(recording: ParsedRecording, spec: SpecIndex, options: { name: string; source: string; schema?: string }): Promise<Generated> {
+export async function scenarioFrom(
+  recording: ParsedRecording,
+  spec: SpecIndex,
+  options: { name: string; source: string; schema?: string },
+): Promise<Generated> {
   const timeline = readTimeline(recording, spec);
   const draft = inferDraft(timeline);
   const ruled = new Set<number>();
   let scenario = scenarioOf(draft, options.name, timeline.origin);
   let report = await scenarioDiff(scenario, timeline);
   for (let round = 0; round < MAX_ROUNDS && report.departures; round++) {
-    const fresh = report.verdicts.filter((v): v is Extract<Verdict, { kind: 'departs' }> => v.kind === 'departs' && !ruled.has(v.seq));
+    const fresh = report.verdicts.filter(
+      (v): v is Extract<Verdict, { kind: 'departs' }> => v.kind === 'departs' && !ruled.has(v.seq),
+    );
     if (!fresh.length) break;
     for (const verdict of fresh) {
       const step = timeline.steps.find((s) => s.seq === verdict.seq) as Step;
@@ -45,7 +51,15 @@ export async function scenarioFrom(recording: ParsedRecording, spec: SpecIndex, 
     report = await scenarioDiff(scenario, timeline);
   }
   const outside = outsideOf(timeline);
-  const header = headerOf(options.source, recording, timeline, report, draft, outside, options.schema ?? './scenario.schema.json');
+  const header = headerOf(
+    options.source,
+    recording,
+    timeline,
+    report,
+    draft,
+    outside,
+    options.schema ?? './scenario.schema.json',
+  );
   return { yaml: emitScenario(scenario, draft, header), scenario, report, rules: draft.rules.length, outside };
 }
 
@@ -56,9 +70,18 @@ function residueRule(step: Step, verdict: Extract<Verdict, { kind: 'departs' }>)
   if (Object.keys(step.params).length) when.params = step.params;
   if (step.at > 0) when.after = formatDuration(step.at);
   const answer = step.answer;
-  const then: Json = isObject(answer) && typeof answer._tag === 'string' ? { error: answer } : answer === undefined ? { status: step.status } : { status: step.status, body: answer };
+  const then: Json =
+    isObject(answer) && typeof answer._tag === 'string'
+      ? { error: answer }
+      : answer === undefined
+        ? { status: step.status }
+        : { status: step.status, body: answer };
   const { field, recorded, scenario } = verdict.departure;
-  return { value: { when, then, times: 1 }, from: [step], note: `the world answers ${field} ${shown(scenario)} where the recording has ${shown(recorded)}` };
+  return {
+    value: { when, then, times: 1 },
+    from: [step],
+    note: `the world answers ${field} ${shown(scenario)} where the recording has ${shown(recorded)}`,
+  };
 }
 
 /** Interactions the scenario does not model, each with why, so nothing is dropped silently. */
@@ -66,13 +89,22 @@ function outsideOf(timeline: Timeline): string[] {
   const lines: string[] = [];
   for (const step of timeline.steps) {
     if (!step.operation) lines.push(`${describeStep(step)} ${step.status}: no operation of the spec`);
-    else if (step.answerProblems.length) lines.push(`${describeStep(step)} ${step.status}: ${step.answerProblems.slice(0, 2).join('; ')}`);
+    else if (step.answerProblems.length)
+      lines.push(`${describeStep(step)} ${step.status}: ${step.answerProblems.slice(0, 2).join('; ')}`);
   }
   return lines;
 }
 
 /** `schema`: the scenario format's JSON Schema as a path from the scenario's folder, for the editor's modeline. */
-function headerOf(source: string, recording: ParsedRecording, timeline: Timeline, report: DiffReport, draft: Draft, outside: string[], schema: string): string[] {
+function headerOf(
+  source: string,
+  recording: ParsedRecording,
+  timeline: Timeline,
+  report: DiffReport,
+  draft: Draft,
+  outside: string[],
+  schema: string,
+): string[] {
   const compared = report.verdicts.filter((v) => v.kind !== 'skipped').length;
   const lines = [
     `yaml-language-server: $schema=${schema}`,

@@ -3,9 +3,9 @@
  * first one, with what the spec says of it; and the events its recorded event streams carried, each at the
  * instant it arrived. Inference and scenario-diff both read recordings through this one view.
  */
-import { checkAnswer } from '../spec/answer-check.js';
-import type { OperationDefinition, SpecIndex } from '../spec/openapi.js';
-import { findOperation } from '../spec/router.js';
+import { checkAnswer } from '../openapi/answer-check.js';
+import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
+import { findOperation } from '../openapi/router.js';
 import type { Interaction, ParsedRecording } from '../recordings/format.js';
 
 export interface Step {
@@ -68,7 +68,11 @@ function toStep(interaction: Interaction, at: number, spec: SpecIndex): Step {
     }
   }
   const stream = response.chunks !== undefined;
-  const answerProblems = operation ? (stream ? checkAnswer(operation, response.status, undefined).filter((p) => p.startsWith('status')) : checkAnswer(operation, response.status, response.body)) : [];
+  const answerProblems = operation
+    ? stream
+      ? checkAnswer(operation, response.status, undefined).filter((p) => p.startsWith('status'))
+      : checkAnswer(operation, response.status, response.body)
+    : [];
   return {
     seq: interaction.seq,
     at,
@@ -92,7 +96,8 @@ function eventsOf(step: Step): TimedEvent[] {
   const events: TimedEvent[] = [];
   const reader = eventReader();
   for (const chunk of step.interaction.response.chunks ?? []) {
-    for (const event of reader(chunk.data)) events.push({ at: step.at + chunk.at, type: event.type, data: event.data, seq: step.seq });
+    for (const event of reader(chunk.data))
+      events.push({ at: step.at + chunk.at, type: event.type, data: event.data, seq: step.seq });
   }
   return events;
 }
@@ -118,7 +123,8 @@ export function eventReader(): (text: string) => Array<{ type: string; data: Rec
       if (!data) continue;
       try {
         const event = JSON.parse(data) as { type?: unknown; data?: unknown };
-        if (typeof event.type === 'string') events.push({ type: event.type, data: (event.data ?? {}) as Record<string, unknown> });
+        if (typeof event.type === 'string')
+          events.push({ type: event.type, data: (event.data ?? {}) as Record<string, unknown> });
       } catch {
         // not JSON: nothing a scenario can use
       }

@@ -6,8 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../errors.js';
-import type { SpecIndex, OperationDefinition } from '../spec/openapi.js';
-import { findOperation } from '../spec/router.js';
+import type { SpecIndex, OperationDefinition } from '../openapi/openapi.js';
+import { findOperation } from '../openapi/router.js';
 import type { Answer, Exchange } from './io.js';
 
 /** The real server's user name when only a password is set (OPENCODE_SERVER_USERNAME overrides it there). */
@@ -30,7 +30,8 @@ export function readCredentials(value: AuthOption): Credentials | { problem: str
   if (typeof value === 'object' && value !== null) {
     const user = value.user ?? DEFAULT_AUTH_USER;
     if (typeof value.password !== 'string' || value.password === '') return { problem: 'has no password' };
-    if (typeof user !== 'string' || user === '' || user.includes(':')) return { problem: 'needs a user that is not empty and holds no colon' };
+    if (typeof user !== 'string' || user === '' || user.includes(':'))
+      return { problem: 'needs a user that is not empty and holds no colon' };
     return { user, password: value.password };
   }
   if (typeof value !== 'string' || value === '') return { problem: 'is empty' };
@@ -78,7 +79,13 @@ function digest(bytes: Buffer): Buffer {
  * journal and coverage count the declared UnauthorizedError); an unknown path is refused just the same,
  * before routing, as the real server's middleware does.
  */
-export function refuse(spec: SpecIndex, exchange: Exchange): { answer: Answer; operation: OperationDefinition | undefined } {
+export function refuse(
+  spec: SpecIndex,
+  exchange: Exchange,
+): { answer: Answer; operation: OperationDefinition | undefined } {
   const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
-  return { answer: new UnauthorizedError().toAnswer(), operation: found.kind === 'found' ? found.operation : undefined };
+  return {
+    answer: new UnauthorizedError().toAnswer(),
+    operation: found.kind === 'found' ? found.operation : undefined,
+  };
 }

@@ -19,12 +19,16 @@ const ADMIN_COOKIE = 'sim_admin_token';
  * Throws unless the request may use the control plane; returns the headers to answer with (the cookie, when
  * the token came in the query).
  */
-export function guardControl(exchange: Pick<Exchange, 'headers' | 'searchParams'>, adminToken: string | undefined): Record<string, string> {
+export function guardControl(
+  exchange: Pick<Exchange, 'headers' | 'searchParams'>,
+  adminToken: string | undefined,
+): Record<string, string> {
   if (adminToken !== undefined) return requireAdminToken(exchange, adminToken);
   const origin = headerText(exchange.headers.origin) ?? '';
   if (origin !== '' && !isLoopback(hostOf(origin))) throw new SimForeignOriginError(`a page from ${origin}`);
   const host = headerText(exchange.headers.host) ?? '';
-  if (host !== '' && !isLoopback(hostOf(`http://${host}`))) throw new SimForeignOriginError(`a request for host ${host}`);
+  if (host !== '' && !isLoopback(hostOf(`http://${host}`)))
+    throw new SimForeignOriginError(`a request for host ${host}`);
   return {};
 }
 
@@ -37,13 +41,24 @@ function hostOf(url: string): string {
   }
 }
 
-function requireAdminToken(exchange: Pick<Exchange, 'headers' | 'searchParams'>, token: string): Record<string, string> {
+function requireAdminToken(
+  exchange: Pick<Exchange, 'headers' | 'searchParams'>,
+  token: string,
+): Record<string, string> {
   const bearer = /^Bearer +(\S+) *$/i.exec(headerText(exchange.headers.authorization) ?? '')?.[1];
   const fromQuery = exchange.searchParams.get(ADMIN_QUERY) ?? undefined;
-  const presented = [headerText(exchange.headers[ADMIN_HEADER]) || undefined, bearer, cookie(headerText(exchange.headers.cookie) ?? '', ADMIN_COOKIE), fromQuery];
+  const presented = [
+    headerText(exchange.headers[ADMIN_HEADER]) || undefined,
+    bearer,
+    cookie(headerText(exchange.headers.cookie) ?? '', ADMIN_COOKIE),
+    fromQuery,
+  ];
   // Every candidate is compared, so the time taken does not tell which place held the right one.
   const results = presented.map((candidate) => candidate !== undefined && same(candidate, token));
-  if (results.some(Boolean)) return results[3] ? { 'set-cookie': `${ADMIN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` } : {};
+  if (results.some(Boolean))
+    return results[3]
+      ? { 'set-cookie': `${ADMIN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict` }
+      : {};
   throw new SimAdminTokenError(presented.some((candidate) => candidate !== undefined));
 }
 
@@ -51,7 +66,6 @@ function same(candidate: string, token: string): boolean {
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return timingSafeEqual(digest(candidate), digest(token));
 }
-
 
 function cookie(header: string, name: string): string | undefined {
   for (const pair of header.split(';')) {

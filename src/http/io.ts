@@ -87,7 +87,10 @@ export function headerText(value: string | string[] | undefined): string | undef
 }
 
 /** Node's header object as one string per name (repeated headers joined), leaving out `drop`. */
-export function flatHeaders(headers: IncomingMessage['headers'], drop: ReadonlySet<string> = new Set()): Record<string, string> {
+export function flatHeaders(
+  headers: IncomingMessage['headers'],
+  drop: ReadonlySet<string> = new Set(),
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !drop.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -106,7 +109,8 @@ export function readExchange(req: IncomingMessage, bodyLimit: number): IncomingE
   const url = requestTarget(req.url ?? '/');
   const { headers } = req;
   const declared = headers['content-length'];
-  if (headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0')) return exchangeOf(req, url, EMPTY);
+  if (headers['transfer-encoding'] === undefined && (declared === undefined || declared === '0'))
+    return exchangeOf(req, url, EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -127,7 +131,11 @@ export function readExchange(req: IncomingMessage, bodyLimit: number): IncomingE
 const EMPTY = Buffer.alloc(0);
 
 function exchangeOf(req: IncomingMessage, url: RequestTarget, body: Buffer | undefined): IncomingExchange {
-  const bodyRefused: BodyRefusal | undefined = !body ? 'too-large' : body.length > 0 && nestingDepth(body) > MAX_BODY_DEPTH ? 'too-deep' : undefined;
+  const bodyRefused: BodyRefusal | undefined = !body
+    ? 'too-large'
+    : body.length > 0 && nestingDepth(body) > MAX_BODY_DEPTH
+      ? 'too-deep'
+      : undefined;
   const exchange: IncomingExchange & Pick<Exchange, 'id' | 'now'> = {
     // Given by the partition that takes it; present from the start so every exchange has one shape.
     id: '',
@@ -198,7 +206,8 @@ function nestingDepth(bytes: Buffer): number {
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i];
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: the next byte is escaped
+      if (byte === 0x5c)
+        i++; // backslash: the next byte is escaped
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -266,7 +275,8 @@ export function corsHeaders(req: IncomingMessage): Record<string, string> {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     // Let browser code read the simulator's explanations and the auth challenge.
-    'access-control-expose-headers': 'x-sim-layer, x-sim-operation, x-sim-request-id, x-sim-violations, x-sim-rule, x-sim-partition, www-authenticate',
+    'access-control-expose-headers':
+      'x-sim-layer, x-sim-operation, x-sim-request-id, x-sim-violations, x-sim-rule, x-sim-partition, www-authenticate',
   };
 }
 
@@ -274,7 +284,8 @@ export function preflightHeaders(req: IncomingMessage): Record<string, string> {
   return {
     ...corsHeaders(req),
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type, authorization, prefer',
+    'access-control-allow-headers':
+      req.headers['access-control-request-headers'] ?? 'content-type, authorization, prefer',
     'access-control-max-age': '86400',
   };
 }

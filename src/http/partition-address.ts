@@ -5,13 +5,16 @@
  * upstream) sees the path the client meant.
  */
 import type { Partition, Partitions } from '../control/partitions.js';
-import { safeDecode } from '../spec/router.js';
+import { safeDecode } from '../openapi/router.js';
 import type { Exchange, IncomingExchange } from './io.js';
 
 export const PARTITION_HEADER = 'x-sim-partition';
 export const PARTITION_PREFIX = '/__partition/';
 
-export function selectPartition(incoming: IncomingExchange, partitions: Partitions): { partition: Partition; exchange: Exchange } {
+export function selectPartition(
+  incoming: IncomingExchange,
+  partitions: Partitions,
+): { partition: Partition; exchange: Exchange } {
   let { pathname } = incoming;
   let name: string | undefined;
   if (pathname.startsWith(PARTITION_PREFIX)) {

@@ -52,7 +52,9 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
   server.on('connect', (_req, socket: Duplex) => endSocketWith(socket, connectRefusal()));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const refusal = expectationRefusal(String(req.headers.expect));
-    res.writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(refusal.toBody()));
+    res
+      .writeHead(refusal.status, { 'content-type': 'application/json', connection: 'close' })
+      .end(JSON.stringify(refusal.toBody()));
   });
   // Without this Node answers a refused request itself: a bare 431 or 400 with an empty body.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -62,7 +64,11 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     }
     endSocketWith(socket, refusal(error.code, maxHeaderSize, requestTimeout));
   });
-  const closeTunnels = handleUpgrades(server, app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream), app.sim.config.auth);
+  const closeTunnels = handleUpgrades(
+    server,
+    app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream),
+    app.sim.config.auth,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -115,7 +121,11 @@ function watchScenario({ config, library, partitions, spec }: PipelineDeps, load
   if (!config.watch) return () => {};
   const served = partitions.default.scenario;
   if (!library || typeof config.scenario !== 'string' || !served) {
-    const why = library ? (config.scenario === undefined ? 'no scenario is served' : 'a scenario given as an object has no file') : 'scenarios serve in mock mode only';
+    const why = library
+      ? config.scenario === undefined
+        ? 'no scenario is served'
+        : 'a scenario given as an object has no file'
+      : 'scenarios serve in mock mode only';
     config.log(`watch: nothing to watch (${why})`);
     return () => {};
   }
@@ -129,11 +139,15 @@ function watchScenario({ config, library, partitions, spec }: PipelineDeps, load
       for (const partition of restarted) {
         partition.switchTo(definition, { action: 'reload', detail: `${definition.name} from ${file}` });
       }
-      config.log(`watch: reloaded ${definition.name} from ${file}; ${restarted.length} partition${restarted.length === 1 ? '' : 's'} restarted`);
+      config.log(
+        `watch: reloaded ${definition.name} from ${file}; ${restarted.length} partition${restarted.length === 1 ? '' : 's'} restarted`,
+      );
     },
     failed(problems) {
       for (const partition of serving()) partition.note('reload.failed', problems.join('\n'));
-      config.log(`watch: ${file} not reloaded, the last good version still serves:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+      config.log(
+        `watch: ${file} not reloaded, the last good version still serves:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      );
     },
   };
   return watchScenarioFile(file, handlers, { loadedAt });

@@ -12,18 +12,34 @@ export function endSocketWith(socket: Duplex, error: TaggedError): void {
   endSocketWithJson(socket, error.status, error.toBody(), error.headers);
 }
 
-export function endSocketWithJson(socket: Duplex, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function endSocketWithJson(
+  socket: Duplex,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const text = JSON.stringify(body);
-  const lines = Object.entries({ ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), connection: 'close' });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+  const lines = Object.entries({
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    connection: 'close',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${lines.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`,
+  );
 }
 
 /** What to tell a client whose request Node's HTTP parser refused, by the parser's error code. */
-export function refusal(code: string | undefined, maxHeaderSize: number, requestTimeout: number): SimRequestRefusedError {
+export function refusal(
+  code: string | undefined,
+  maxHeaderSize: number,
+  requestTimeout: number,
+): SimRequestRefusedError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return new SimRequestRefusedError(
@@ -38,16 +54,28 @@ export function refusal(code: string | undefined, maxHeaderSize: number, request
         'Send the request line, headers and body without pausing, or start the simulator with a larger --request-timeout',
       );
     default:
-      return new SimRequestRefusedError(400, `The request is not well-formed HTTP/1.1 (${code ?? 'parse error'})`, 'Check the request line, header syntax and Content-Length or chunked framing');
+      return new SimRequestRefusedError(
+        400,
+        `The request is not well-formed HTTP/1.1 (${code ?? 'parse error'})`,
+        'Check the request line, header syntax and Content-Length or chunked framing',
+      );
   }
 }
 
 /** CONNECT asks for a tunnel to somewhere else: the simulator answers for itself, it is no forward proxy. */
 export function connectRefusal(): SimRequestRefusedError {
-  return new SimRequestRefusedError(405, 'CONNECT is not an operation of the interface: the simulator is not a forward proxy', 'Send requests to the simulator itself; proxy mode forwards them to --upstream');
+  return new SimRequestRefusedError(
+    405,
+    'CONNECT is not an operation of the interface: the simulator is not a forward proxy',
+    'Send requests to the simulator itself; proxy mode forwards them to --upstream',
+  );
 }
 
 /** An `Expect` other than `100-continue`, which the simulator cannot meet. */
 export function expectationRefusal(expect: string): SimRequestRefusedError {
-  return new SimRequestRefusedError(417, `Cannot meet "Expect: ${expect}"`, 'Send the request without the Expect header (Expect: 100-continue is met)');
+  return new SimRequestRefusedError(
+    417,
+    `Cannot meet "Expect: ${expect}"`,
+    'Send the request without the Expect header (Expect: 100-continue is met)',
+  );
 }

@@ -22,7 +22,10 @@ export function handleUpgrades(server: Server, upstream: URL | undefined, creden
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     open.add(socket);
     socket.on('close', () => open.delete(socket));
-    if (credentials && !isAuthorized({ headers: req.headers, searchParams: requestTarget(req.url ?? '/').searchParams }, credentials)) {
+    if (
+      credentials &&
+      !isAuthorized({ headers: req.headers, searchParams: requestTarget(req.url ?? '/').searchParams }, credentials)
+    ) {
       endSocketWith(socket, new UnauthorizedError());
       return;
     }
@@ -40,11 +43,17 @@ export function handleUpgrades(server: Server, upstream: URL | undefined, creden
       const headers = Object.entries(req.headers)
         .filter(([name]) => name !== 'host')
         .flatMap(([name, value]) => (Array.isArray(value) ? value : [value ?? '']).map((v) => `${name}: ${v}`));
-      target.write([`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`, `host: ${upstream.host}`, ...headers, '', ''].join('\r\n'));
+      target.write(
+        [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/1.1`, `host: ${upstream.host}`, ...headers, '', ''].join(
+          '\r\n',
+        ),
+      );
       if (head.length) target.write(head);
       socket.pipe(target).pipe(socket);
     };
-    const target = secure ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname }, onConnect) : connect(port, upstream.hostname, onConnect);
+    const target = secure
+      ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname }, onConnect)
+      : connect(port, upstream.hostname, onConnect);
     target.on('error', () => socket.destroy());
     socket.on('error', () => target.destroy());
     socket.on('close', () => target.destroy());

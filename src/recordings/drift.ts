@@ -2,8 +2,8 @@
  * The drift report: every recorded answer checked against the spec, grouped per operation, so what the
  * real server does differently is visible at a glance.
  */
-import { checkAnswer } from '../spec/answer-check.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import { checkAnswer } from '../openapi/answer-check.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import type { ParsedRecording } from './format.js';
 
 export interface OperationDrift {
@@ -35,7 +35,9 @@ export function driftReport(recording: ParsedRecording, spec: SpecIndex): DriftR
     entry.answers++;
     // A stream's body is its chunks; only its status can be held to the spec.
     const body = interaction.response.chunks ? undefined : interaction.response.body;
-    const problems = interaction.response.chunks ? checkAnswer(operation, interaction.response.status, undefined).filter((p) => p.startsWith('status')) : checkAnswer(operation, interaction.response.status, body);
+    const problems = interaction.response.chunks
+      ? checkAnswer(operation, interaction.response.status, undefined).filter((p) => p.startsWith('status'))
+      : checkAnswer(operation, interaction.response.status, body);
     for (const problem of problems) entry.findings.set(problem, (entry.findings.get(problem) ?? 0) + 1);
     byOperation.set(operation.operationId, entry);
   }
@@ -43,14 +45,22 @@ export function driftReport(recording: ParsedRecording, spec: SpecIndex): DriftR
     interactions: recording.interactions.length,
     specMatches: recording.header?.specHash === spec.hash,
     operations: [...byOperation.entries()]
-      .map(([operationId, e]) => ({ operationId, answers: e.answers, findings: [...e.findings.entries()].map(([problem, count]) => ({ problem, count })) }))
+      .map(([operationId, e]) => ({
+        operationId,
+        answers: e.answers,
+        findings: [...e.findings.entries()].map(([problem, count]) => ({ problem, count })),
+      }))
       .sort((a, b) => a.operationId.localeCompare(b.operationId)),
-    outside: [...outside.entries()].map(([request, count]) => ({ request, count })).sort((a, b) => a.request.localeCompare(b.request)),
+    outside: [...outside.entries()]
+      .map(([request, count]) => ({ request, count }))
+      .sort((a, b) => a.request.localeCompare(b.request)),
   };
 }
 
 export function formatDrift(file: string, report: DriftReport): string {
-  const lines = [`${file}: ${report.interactions} interactions${report.specMatches ? '' : ' (recorded against another version of the spec)'}`];
+  const lines = [
+    `${file}: ${report.interactions} interactions${report.specMatches ? '' : ' (recorded against another version of the spec)'}`,
+  ];
   const drifting = report.operations.filter((o) => o.findings.length);
   for (const op of drifting) {
     lines.push(`  ${op.operationId} (${op.answers} answer${op.answers === 1 ? '' : 's'}):`);
@@ -58,6 +68,9 @@ export function formatDrift(file: string, report: DriftReport): string {
   }
   const clean = report.operations.filter((o) => !o.findings.length);
   if (clean.length) lines.push(`  as the spec says: ${clean.map((o) => `${o.operationId} (${o.answers})`).join(', ')}`);
-  if (report.outside.length) lines.push(`  outside the spec: ${report.outside.map((o) => `${o.request}${o.count > 1 ? ` ×${o.count}` : ''}`).join(', ')}`);
+  if (report.outside.length)
+    lines.push(
+      `  outside the spec: ${report.outside.map((o) => `${o.request}${o.count > 1 ? ` ×${o.count}` : ''}`).join(', ')}`,
+    );
   return lines.join('\n');
 }

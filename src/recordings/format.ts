@@ -76,13 +76,22 @@ export function parseRecording(source: string | Buffer): ParsedRecording {
  * Hands over each interaction as it is read, keeping none: what a replay of a long recording holds at its
  * peak is then what it keeps of each, not every interaction whole at once.
  */
-export function readRecording(source: string | Buffer, each: (interaction: Interaction) => void): Omit<ParsedRecording, 'interactions'> {
+export function readRecording(
+  source: string | Buffer,
+  each: (interaction: Interaction) => void,
+): Omit<ParsedRecording, 'interactions'> {
   const bytes = typeof source === 'string' ? Buffer.from(source) : source;
   let header: RecordingHeader | undefined;
   let tornTail = false;
   const starts = documentStarts(bytes);
   for (let index = 0; index < starts.length; index++) {
-    const part = bytes.toString('utf8', starts[index] as number, index + 1 < starts.length ? (starts[index + 1] as number) - 1 : bytes.length).replace(/^---[ \t]*(?:\n|$)/, '');
+    const part = bytes
+      .toString(
+        'utf8',
+        starts[index] as number,
+        index + 1 < starts.length ? (starts[index + 1] as number) - 1 : bytes.length,
+      )
+      .replace(/^---[ \t]*(?:\n|$)/, '');
     if (part.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(part)) continue;
     let value: Record<string, unknown> | null;
     try {

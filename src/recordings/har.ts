@@ -3,8 +3,8 @@
  * devtools) imported as a recording. Importing routes each entry through the spec and redacts it like a
  * live recording, so a HAR full of cookies never lands on disk as one.
  */
-import type { SpecIndex } from '../spec/openapi.js';
-import { findOperation } from '../spec/router.js';
+import type { SpecIndex } from '../openapi/openapi.js';
+import { findOperation } from '../openapi/router.js';
 import { RECORDING_FORMAT, type Interaction, type ParsedRecording, type RecordingHeader } from './format.js';
 import { redactBody, redactHeaders, redactQuery, type RedactionRules } from './redact.js';
 
@@ -16,8 +16,19 @@ interface HarNameValue {
 interface HarEntry {
   startedDateTime: string;
   time: number;
-  request: { method: string; url: string; headers: HarNameValue[]; queryString?: HarNameValue[]; postData?: { mimeType?: string; text?: string } };
-  response: { status: number; statusText?: string; headers: HarNameValue[]; content?: { mimeType?: string; text?: string; encoding?: string } };
+  request: {
+    method: string;
+    url: string;
+    headers: HarNameValue[];
+    queryString?: HarNameValue[];
+    postData?: { mimeType?: string; text?: string };
+  };
+  response: {
+    status: number;
+    statusText?: string;
+    headers: HarNameValue[];
+    content?: { mimeType?: string; text?: string; encoding?: string };
+  };
 }
 
 export interface Har {
@@ -48,10 +59,14 @@ export function toHar(recording: ParsedRecording, creatorVersion: string): Har {
       creator: { name: 'session-agent-sim', version: creatorVersion },
       entries: recording.interactions.map((i): HarEntry => {
         const url = new URL(i.request.path, base);
-        const queryString = Object.entries(i.request.query).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })));
+        const queryString = Object.entries(i.request.query).flatMap(([name, value]) =>
+          (Array.isArray(value) ? value : [value]).map((v) => ({ name, value: v })),
+        );
         for (const { name, value } of queryString) url.searchParams.append(name, value);
         const requestText = bodyText(i.request.body);
-        const responseText = i.response.chunks ? i.response.chunks.map((c) => c.data).join('') : bodyText(i.response.body);
+        const responseText = i.response.chunks
+          ? i.response.chunks.map((c) => c.data).join('')
+          : bodyText(i.response.body);
         return {
           startedDateTime: i.timing.started,
           time: i.timing.durationMs,
@@ -60,13 +75,18 @@ export function toHar(recording: ParsedRecording, creatorVersion: string): Har {
             url: url.href,
             headers: Object.entries(i.request.headers).map(([name, value]) => ({ name, value })),
             queryString,
-            ...(requestText === undefined ? {} : { postData: { mimeType: i.request.headers['content-type'] ?? 'application/json', text: requestText } }),
+            ...(requestText === undefined
+              ? {}
+              : { postData: { mimeType: i.request.headers['content-type'] ?? 'application/json', text: requestText } }),
           },
           response: {
             status: i.response.status,
             statusText: '',
             headers: Object.entries(i.response.headers).map(([name, value]) => ({ name, value })),
-            content: { mimeType: i.response.headers['content-type'] ?? '', ...(responseText === undefined ? {} : { text: responseText }) },
+            content: {
+              mimeType: i.response.headers['content-type'] ?? '',
+              ...(responseText === undefined ? {} : { text: responseText }),
+            },
           },
         };
       }),
@@ -74,7 +94,11 @@ export function toHar(recording: ParsedRecording, creatorVersion: string): Har {
   };
 }
 
-export function fromHar(har: Har, spec: SpecIndex, rules: RedactionRules): { header: RecordingHeader; interactions: Interaction[] } {
+export function fromHar(
+  har: Har,
+  spec: SpecIndex,
+  rules: RedactionRules,
+): { header: RecordingHeader; interactions: Interaction[] } {
   const entries = har.log?.entries ?? [];
   const first = entries[0] ? new URL(entries[0].request.url) : undefined;
   const interactions = entries.map((entry, index): Interaction => {
@@ -85,9 +109,13 @@ export function fromHar(har: Har, spec: SpecIndex, rules: RedactionRules): { hea
       const values = url.searchParams.getAll(name);
       query[name] = values.length === 1 ? (values[0] as string) : values;
     }
-    const lower = (list: HarNameValue[]) => Object.fromEntries(list.filter((h) => !h.name.startsWith(':')).map((h) => [h.name.toLowerCase(), h.value]));
+    const lower = (list: HarNameValue[]) =>
+      Object.fromEntries(list.filter((h) => !h.name.startsWith(':')).map((h) => [h.name.toLowerCase(), h.value]));
     const content = entry.response.content;
-    const responseText = content?.encoding === 'base64' && content.text ? Buffer.from(content.text, 'base64').toString('utf8') : content?.text;
+    const responseText =
+      content?.encoding === 'base64' && content.text
+        ? Buffer.from(content.text, 'base64').toString('utf8')
+        : content?.text;
     return {
       seq: index + 1,
       ...(route.kind === 'found' ? { operationId: route.operation.operationId, pathParams: route.params } : {}),
@@ -106,5 +134,8 @@ export function fromHar(har: Har, spec: SpecIndex, rules: RedactionRules): { hea
       timing: { started: entry.startedDateTime, durationMs: Math.round(entry.time) },
     };
   });
-  return { header: { format: RECORDING_FORMAT, specHash: spec.hash, ...(first ? { upstream: first.origin } : {}) }, interactions };
+  return {
+    header: { format: RECORDING_FORMAT, specHash: spec.hash, ...(first ? { upstream: first.origin } : {}) },
+    interactions,
+  };
 }

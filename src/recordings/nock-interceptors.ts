@@ -14,7 +14,10 @@ export function nockRecording(file: string, baseUrl?: string): nock.Scope {
     const body = response.chunks ? response.chunks.map((c) => c.data).join('') : response.body;
     const headers = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-length'));
     // Redacted request bodies cannot be compared with live secrets: match on method, path and query.
-    scope.intercept(request.path, request.method).query(request.query).reply(response.status, body === undefined ? undefined : (body as nock.Body), headers);
+    scope
+      .intercept(request.path, request.method)
+      .query(request.query)
+      .reply(response.status, body === undefined ? undefined : (body as nock.Body), headers);
   }
   return scope;
 }

@@ -3,14 +3,30 @@
  * a single append (cut back if the disk takes only part of it), so a crash (even kill -9) between two writes leaves a valid file holding every completed
  * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
  */
-import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { SimRecordingWriteError } from '../errors.js';
 import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../http/io.js';
-import { headerDocument, interactionDocument, parseRecording, type Interaction, type RecordingHeader } from './format.js';
+import {
+  headerDocument,
+  interactionDocument,
+  parseRecording,
+  type Interaction,
+  type RecordingHeader,
+} from './format.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from './redact.js';
 
 /** How much of one streamed answer a recording keeps. */
@@ -18,7 +34,12 @@ export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
 
 export interface Recorder {
   /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
-  capture(exchange: Exchange, answer: Answer, route: { operationId?: string; pathParams?: Record<string, string> }, startedAt: number): Answer;
+  capture(
+    exchange: Exchange,
+    answer: Answer,
+    route: { operationId?: string; pathParams?: Record<string, string> },
+    startedAt: number,
+  ): Answer;
   /** Closes the file; an interaction that completes after it is logged as not written. */
   close(): void;
 }
@@ -55,7 +76,10 @@ export function createRecorder(
     mkdirSync(dirname(file), { recursive: true });
     const existing = existsSync(file) ? statSync(file) : undefined;
     if (existing && !existing.isFile()) throw Object.assign(new Error('it is not a regular file'), { code: 'EISDIR' });
-    seq = existing && existing.size > 0 ? (options.recorded ?? parseRecording(readFileSync(file, 'utf8')).interactions.length) : 0;
+    seq =
+      existing && existing.size > 0
+        ? (options.recorded ?? parseRecording(readFileSync(file, 'utf8')).interactions.length)
+        : 0;
     // The descriptor lives as long as the process: appends go straight to the file, nothing is buffered.
     fd = openSync(file, 'a');
     if (!existing || existing.size === 0) writeSync(fd, headerDocument(header));
@@ -77,7 +101,9 @@ export function createRecorder(
     } catch (error) {
       if (written > 0) ftruncateSync(fd, end);
       const failure = new SimRecordingWriteError(file, (error as NodeJS.ErrnoException).code, describeFsError(error));
-      log(`record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`);
+      log(
+        `record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`,
+      );
       throw failure;
     }
   };
@@ -106,11 +132,20 @@ export function createRecorder(
       const started = new Date(startedAt).toISOString();
       if (answer.kind !== 'stream') {
         const parsed = answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
-        const body = parsed !== undefined ? parsed : answer.kind === 'raw' && answer.raw.length ? answer.raw.toString('utf8') : undefined;
+        const body =
+          parsed !== undefined
+            ? parsed
+            : answer.kind === 'raw' && answer.raw.length
+              ? answer.raw.toString('utf8')
+              : undefined;
         write({
           seq: ++seq,
           ...base,
-          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), body: redactBody(body, rules) },
+          response: {
+            status: answer.status,
+            headers: redactHeaders(answer.headers ?? {}, rules),
+            body: redactBody(body, rules),
+          },
           timing: { started, durationMs: wallClock() - startedAt },
         });
         return answer;
@@ -135,7 +170,12 @@ export function createRecorder(
         writeLogged({
           seq: ++seq,
           ...base,
-          response: { status: answer.status, headers: redactHeaders(answer.headers ?? {}, rules), chunks, ...(open ? { open } : {}) },
+          response: {
+            status: answer.status,
+            headers: redactHeaders(answer.headers ?? {}, rules),
+            chunks,
+            ...(open ? { open } : {}),
+          },
           timing: { started, durationMs: wallClock() - startedAt },
         });
       };

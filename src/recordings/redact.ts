@@ -30,11 +30,24 @@ export function mergeRedaction(extra: Partial<RedactionRules>): RedactionRules {
 }
 
 export function redactHeaders(headers: Record<string, string>, rules: RedactionRules): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, rules.headers.includes(name.toLowerCase()) ? REDACTED : value]));
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      rules.headers.includes(name.toLowerCase()) ? REDACTED : value,
+    ]),
+  );
 }
 
-export function redactQuery(query: Record<string, string | string[]>, rules: RedactionRules): Record<string, string | string[]> {
-  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, rules.query.includes(name) ? (Array.isArray(value) ? value.map(() => REDACTED) : REDACTED) : value]));
+export function redactQuery(
+  query: Record<string, string | string[]>,
+  rules: RedactionRules,
+): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => [
+      name,
+      rules.query.includes(name) ? (Array.isArray(value) ? value.map(() => REDACTED) : REDACTED) : value,
+    ]),
+  );
 }
 
 /**
@@ -44,10 +57,13 @@ export function redactQuery(query: Record<string, string | string[]>, rules: Red
 export function redactBody(body: unknown, rules: RedactionRules): unknown {
   if (typeof body === 'string') return redactText(body, rules);
   if (typeof body !== 'object' || body === null) return body;
-  const present = rules.pointers.map(pointerParts).filter((parts) => parts.length > 0 && parentOf(body, parts) !== undefined);
+  const present = rules.pointers
+    .map(pointerParts)
+    .filter((parts) => parts.length > 0 && parentOf(body, parts) !== undefined);
   if (present.length === 0) return body;
   const copy = structuredClone(body);
-  for (const parts of present) (parentOf(copy, parts) as Record<string, unknown>)[parts[parts.length - 1] as string] = REDACTED;
+  for (const parts of present)
+    (parentOf(copy, parts) as Record<string, unknown>)[parts[parts.length - 1] as string] = REDACTED;
   return copy;
 }
 
@@ -61,7 +77,10 @@ function redactText(text: string, rules: RedactionRules): string {
     const quoted = escapeRegExp(JSON.stringify(name));
     out = out
       .replace(new RegExp(`(${quoted}\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'g'), `$1"${REDACTED}"`)
-      .replace(new RegExp(`(^|&)(${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'), `$1$2${encodeURIComponent(REDACTED)}`);
+      .replace(
+        new RegExp(`(^|&)(${escapeRegExp(encodeURIComponent(name))}=)[^&]*`, 'g'),
+        `$1$2${encodeURIComponent(REDACTED)}`,
+      );
   }
   return out;
 }
@@ -71,13 +90,17 @@ export function escapeRegExp(text: string): string {
 }
 
 function pointerParts(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** The object holding the pointer's last key, when the whole path exists. */
 function parentOf(body: unknown, parts: readonly string[]): object | undefined {
   let node: unknown = body;
-  for (const part of parts.slice(0, -1)) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of parts.slice(0, -1))
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
   const last = parts[parts.length - 1] as string;
   return typeof node === 'object' && node !== null && last in node ? node : undefined;
 }
@@ -93,7 +116,10 @@ export function queryOf(searchParams: URLSearchParams): Record<string, string | 
 }
 
 /** A request's method, path, query and headers as anything that keeps them has them: secrets masked. */
-export function redactedRequestHead(exchange: Pick<Exchange, 'method' | 'pathname' | 'searchParams' | 'headers'>, rules: RedactionRules) {
+export function redactedRequestHead(
+  exchange: Pick<Exchange, 'method' | 'pathname' | 'searchParams' | 'headers'>,
+  rules: RedactionRules,
+) {
   return {
     method: exchange.method,
     path: exchange.pathname,

@@ -54,7 +54,12 @@ const LIVE_KEY_CAPACITY = 4096;
 /** After the recorded answers of a request are used up: answer the last again, or count it as a miss. */
 export type Exhausted = 'last' | 'error';
 
-export function createReplayer(file: string, rules: RedactionRules, ignore: string[] = [], exhausted: Exhausted = 'last'): Replayer {
+export function createReplayer(
+  file: string,
+  rules: RedactionRules,
+  ignore: string[] = [],
+  exhausted: Exhausted = 'last',
+): Replayer {
   const ignored = { ...rules, headers: [], query: [], pointers: [] };
   const drop = (identity: Identity): Identity => {
     if (!ignore.length) return identity;
@@ -63,8 +68,20 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
     const body = redactBody(identity.body, { ...ignored, pointers: ignore.filter((p) => p.startsWith('/')) });
     return { ...identity, query, body };
   };
-  const identify = (method: string, route: Route, path: string, query: Record<string, string | string[]>, body: unknown): Identity =>
-    drop({ method, target: route.operationId ?? path, pathParams: route.pathParams ?? {}, query: redactQuery(query, rules), body: redactBody(body, rules) });
+  const identify = (
+    method: string,
+    route: Route,
+    path: string,
+    query: Record<string, string | string[]>,
+    body: unknown,
+  ): Identity =>
+    drop({
+      method,
+      target: route.operationId ?? path,
+      pathParams: route.pathParams ?? {},
+      query: redactQuery(query, rules),
+      body: redactBody(body, rules),
+    });
 
   // What a replay keeps of each interaction: its identity (for a miss's "closest") and its answer, the JSON
   // body as text; the rest of the recording (request headers, timings) is let go as it is read.
@@ -74,9 +91,20 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   let size = 0;
   const keep = (interaction: Interaction) => {
     const { request } = interaction;
-    const identity = identify(request.method, { operationId: interaction.operationId, pathParams: interaction.pathParams }, request.path, request.query, request.body);
+    const identity = identify(
+      request.method,
+      { operationId: interaction.operationId, pathParams: interaction.pathParams },
+      request.path,
+      request.query,
+      request.body,
+    );
     const key = canonical(identity) as string;
-    const recorded = { seq: interaction.seq, method: request.method, path: request.path, response: keptResponse(interaction.response, headerSets) };
+    const recorded = {
+      seq: interaction.seq,
+      method: request.method,
+      path: request.path,
+      response: keptResponse(interaction.response, headerSets),
+    };
     const same = byKey.get(key);
     if (same) same.push(recorded);
     else byKey.set(key, [recorded]);
@@ -86,7 +114,8 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
   // A hybrid replay may start from nothing: every request is then recorded on the way.
   if (existsSync(file)) readRecording(readFileSync(file), keep);
 
-  const liveIdentity = (exchange: Exchange, route: Route) => identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
+  const liveIdentity = (exchange: Exchange, route: Route) =>
+    identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
   // A request without a body is keyed by its method, operation and target alone: a client polls the same few
   // URLs, and working out their identity again for each poll was a good part of a replayed answer.
   const liveKeys = new Map<string, string>();
@@ -109,11 +138,24 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
     },
     miss(exchange, route) {
       const live = liveIdentity(exchange, route);
-      const candidates = identities.filter((c) => c.identity.method === live.method && c.identity.target === live.target);
-      if (!candidates.length) return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, 'nothing was recorded for this operation', undefined);
+      const candidates = identities.filter(
+        (c) => c.identity.method === live.method && c.identity.target === live.target,
+      );
+      if (!candidates.length)
+        return new SimRecordingNotFoundError(
+          `${exchange.method} ${route.operationId ?? exchange.pathname}`,
+          'nothing was recorded for this operation',
+          undefined,
+        );
       // The closest is the one whose first difference comes latest (path parameters, then query, then body).
-      const best = candidates.map((c) => ({ c, diff: firstDifference(c.identity, live) })).reduce((a, b) => (b.diff.depth > a.diff.depth ? b : a));
-      return new SimRecordingNotFoundError(`${exchange.method} ${route.operationId ?? exchange.pathname}`, best.diff.text, { seq: best.c.recorded.seq, method: best.c.recorded.method, path: best.c.recorded.path });
+      const best = candidates
+        .map((c) => ({ c, diff: firstDifference(c.identity, live) }))
+        .reduce((a, b) => (b.diff.depth > a.diff.depth ? b : a));
+      return new SimRecordingNotFoundError(
+        `${exchange.method} ${route.operationId ?? exchange.pathname}`,
+        best.diff.text,
+        { seq: best.c.recorded.seq, method: best.c.recorded.method, path: best.c.recorded.path },
+      );
     },
   };
 }
@@ -121,10 +163,18 @@ export function createReplayer(file: string, rules: RedactionRules, ignore: stri
 /** The first field (in OpenAPI terms: path parameter, query parameter, body field) that differs. */
 function firstDifference(recorded: Identity, live: Identity): { text: string; depth: number } {
   for (const name of Object.keys({ ...recorded.pathParams, ...live.pathParams })) {
-    if (recorded.pathParams[name] !== live.pathParams[name]) return { text: `path parameter ${name} differs: recorded ${JSON.stringify(recorded.pathParams[name])}, sent ${JSON.stringify(live.pathParams[name])}`, depth: 1 };
+    if (recorded.pathParams[name] !== live.pathParams[name])
+      return {
+        text: `path parameter ${name} differs: recorded ${JSON.stringify(recorded.pathParams[name])}, sent ${JSON.stringify(live.pathParams[name])}`,
+        depth: 1,
+      };
   }
   for (const name of new Set([...Object.keys(recorded.query), ...Object.keys(live.query)])) {
-    if (canonical(recorded.query[name]) !== canonical(live.query[name])) return { text: `query parameter ${name} differs: recorded ${JSON.stringify(recorded.query[name])}, sent ${JSON.stringify(live.query[name])}`, depth: 2 };
+    if (canonical(recorded.query[name]) !== canonical(live.query[name]))
+      return {
+        text: `query parameter ${name} differs: recorded ${JSON.stringify(recorded.query[name])}, sent ${JSON.stringify(live.query[name])}`,
+        depth: 2,
+      };
   }
   const field = bodyDifference(recorded.body, live.body, '');
   return { text: field === undefined ? 'identical request, but its recorded answers are used up' : field, depth: 3 };
@@ -132,9 +182,20 @@ function firstDifference(recorded: Identity, live: Identity): { text: string; de
 
 function bodyDifference(recorded: unknown, live: unknown, at: string): string | undefined {
   if (canonical(recorded) === canonical(live)) return undefined;
-  if (recorded && live && typeof recorded === 'object' && typeof live === 'object' && !Array.isArray(recorded) && !Array.isArray(live)) {
+  if (
+    recorded &&
+    live &&
+    typeof recorded === 'object' &&
+    typeof live === 'object' &&
+    !Array.isArray(recorded) &&
+    !Array.isArray(live)
+  ) {
     for (const key of new Set([...Object.keys(recorded), ...Object.keys(live)])) {
-      const inner = bodyDifference((recorded as Record<string, unknown>)[key], (live as Record<string, unknown>)[key], `${at}.${key}`);
+      const inner = bodyDifference(
+        (recorded as Record<string, unknown>)[key],
+        (live as Record<string, unknown>)[key],
+        `${at}.${key}`,
+      );
       if (inner) return inner;
     }
   }
@@ -165,7 +226,8 @@ function keptResponse(response: Interaction['response'], headerSets: HeaderSets)
   if (!headers) headerSets.set(key, (headers = own));
   if (chunks) return { status, headers, chunks, ...(open === undefined ? {} : { open }) };
   if (body === undefined) return { status, headers };
-  if (typeof body === 'string' && !String(response.headers['content-type'] ?? '').includes('json')) return { status, headers, body };
+  if (typeof body === 'string' && !String(response.headers['content-type'] ?? '').includes('json'))
+    return { status, headers, body };
   return { status, headers, json: { text: JSON.stringify(body) } };
 }
 
@@ -193,10 +255,13 @@ function playChunks(chunks: ReadonlyArray<{ at: number; data: string }>, open: b
   chunks.forEach((chunk, i) => {
     const last = i === chunks.length - 1;
     timers.push(
-      setTimeout(() => {
-        stream.write(chunk.data);
-        if (last && !open) stream.end();
-      }, Math.max(0, chunk.at - (Date.now() - started))),
+      setTimeout(
+        () => {
+          stream.write(chunk.data);
+          if (last && !open) stream.end();
+        },
+        Math.max(0, chunk.at - (Date.now() - started)),
+      ),
     );
   });
   if (chunks.length === 0 && !open) stream.end();

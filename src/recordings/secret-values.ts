@@ -37,7 +37,14 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
 
   const scrub = (text: string): string => {
     if (values.size === 0) return text;
-    pattern ??= new RegExp([...values].flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]).map(escapeRegExp).sort((a, b) => b.length - a.length).join('|'), 'g');
+    pattern ??= new RegExp(
+      [...values]
+        .flatMap((v) => [v, JSON.stringify(v).slice(1, -1)])
+        .map(escapeRegExp)
+        .sort((a, b) => b.length - a.length)
+        .join('|'),
+      'g',
+    );
     return text.replace(pattern, REDACTED);
   };
 
@@ -52,7 +59,8 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
         const credential = /^\w+ +(\S+)$/.exec(value)?.[1];
         if (credential) add(credential);
         if (/^basic /i.test(value) && credential) addBasic(credential);
-        if (name === 'cookie' || name === 'set-cookie') for (const pair of value.split(';')) add(pair.slice(pair.indexOf('=') + 1).trim());
+        if (name === 'cookie' || name === 'set-cookie')
+          for (const pair of value.split(';')) add(pair.slice(pair.indexOf('=') + 1).trim());
       }
       for (const name of rules.query) {
         for (const value of exchange.searchParams.getAll(name)) {
@@ -85,14 +93,22 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
   function addBasic(token: string): void {
     const decoded = Buffer.from(token, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon > 0 && Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') === token.replace(/=+$/, '')) add(decoded.slice(colon + 1));
+    if (colon > 0 && Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '') === token.replace(/=+$/, ''))
+      add(decoded.slice(colon + 1));
   }
 }
 
 /** Calls `found` with every string the redaction replaced. */
 function walkRedacted(original: unknown, masked: unknown, found: (value: string) => void): void {
   if (masked === REDACTED && typeof original === 'string') found(original);
-  else if (typeof original === 'object' && original !== null && typeof masked === 'object' && masked !== null && original !== masked) {
-    for (const key of Object.keys(original)) walkRedacted((original as Record<string, unknown>)[key], (masked as Record<string, unknown>)[key], found);
+  else if (
+    typeof original === 'object' &&
+    original !== null &&
+    typeof masked === 'object' &&
+    masked !== null &&
+    original !== masked
+  ) {
+    for (const key of Object.keys(original))
+      walkRedacted((original as Record<string, unknown>)[key], (masked as Record<string, unknown>)[key], found);
   }
 }

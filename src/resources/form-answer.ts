@@ -230,7 +230,8 @@ function checkMultiselect(field: MultiselectField, value: unknown): string | und
   }
   if (field.required && value.length === 0) return `Missing required form field: ${key}`;
   if (field.minItems !== undefined && value.length < field.minItems) return `Too few selections for form field: ${key}`;
-  if (field.maxItems !== undefined && value.length > field.maxItems) return `Too many selections for form field: ${key}`;
+  if (field.maxItems !== undefined && value.length > field.maxItems)
+    return `Too many selections for form field: ${key}`;
   if (!field.custom && value.some((item) => !field.options.some((option) => option.value === item))) {
     return `Invalid option for form field: ${key}`;
   }

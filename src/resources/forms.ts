@@ -4,7 +4,7 @@
  */
 import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from '../errors.js';
 import { jsonAnswer } from '../http/io.js';
-import { resolveLocation } from '../spec/location.js';
+import { resolveLocation } from '../openapi/location.js';
 import { draft } from '../state/events.js';
 import type { FormState, World } from '../state/world.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
@@ -20,7 +20,9 @@ export const forms: ResourceModule = {
       const location = resolveLocation(project, request.query.location);
       // Forms live in the project's own location; another directory has none pending.
       const here = location.directory === project.directory;
-      const data = here ? [...world.forms.values()].filter((f) => f.status === 'pending').map((f) => f.definition.record) : [];
+      const data = here
+        ? [...world.forms.values()].filter((f) => f.status === 'pending').map((f) => f.definition.record)
+        : [];
       return answered(jsonAnswer(200, { location, data }));
     },
 
@@ -28,20 +30,25 @@ export const forms: ResourceModule = {
       const formID = request.pathParams.formID ?? '';
       const state = form(world, formID);
       // Another session's form, or one not asked yet, does not exist as far as this caller can tell.
-      if (!state || state.status === 'scheduled' || state.definition.record.sessionID !== request.pathParams.sessionID) throw new FormNotFoundError(formID);
+      if (!state || state.status === 'scheduled' || state.definition.record.sessionID !== request.pathParams.sessionID)
+        throw new FormNotFoundError(formID);
       if (state.status !== 'pending') throw new FormAlreadySettledError(formID);
       const answer = (request.body as { answer: Record<string, unknown> }).answer;
       if (state.definition.record.mode === 'form') {
         const problem = checkFormAnswer(state.definition.record as unknown as FormDefinitionFields, answer);
         if (problem) throw new FormInvalidAnswerError(formID, problem);
       }
-      return answered(NO_CONTENT, draft('form.replied', { id: formID, sessionID: state.definition.record.sessionID, answer }));
+      return answered(
+        NO_CONTENT,
+        draft('form.replied', { id: formID, sessionID: state.definition.record.sessionID, answer }),
+      );
     },
   },
 
   appliers: {
     'form.created': (world, { data }) => changeState('form', data.form.id, form(world, data.form.id), 'pending'),
-    'form.replied': (world, { data }) => changeState('form', data.id, form(world, data.id), 'answered', { answer: data.answer }),
+    'form.replied': (world, { data }) =>
+      changeState('form', data.id, form(world, data.id), 'answered', { answer: data.answer }),
     'form.cancelled': (world, { data }) => changeState('form', data.id, form(world, data.id), 'cancelled'),
   },
 
@@ -59,7 +66,8 @@ export const forms: ResourceModule = {
       if (!state) return [];
       const { record, appears, cancelled } = state.definition;
       if (state.status === 'scheduled' && appears <= now) return [draft('form.created', { form: record })];
-      if (state.status === 'pending' && cancelled !== undefined && cancelled <= now) return [draft('form.cancelled', { id: record.id, sessionID: record.sessionID })];
+      if (state.status === 'pending' && cancelled !== undefined && cancelled <= now)
+        return [draft('form.cancelled', { id: record.id, sessionID: record.sessionID })];
       return [];
     },
   },

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { InvalidRequestError, ProjectCopyError } from '../errors.js';
-import { resolveLocation, type LocationInfo, type ProjectContext } from '../spec/location.js';
+import { resolveLocation, type LocationInfo, type ProjectContext } from '../openapi/location.js';
 import { createRandom } from '../state/random.js';
 import type { AcceptedRequest } from '../answerers/responder.js';
 import type { World } from '../state/world.js';
@@ -83,78 +83,92 @@ function copyName(world: World): string {
 
 export const locationResources: ResourceModule = {
   handlers: {
-  'v2.pty.create': (request, context) => {
-    const { world, now, project } = context;
-    const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
-    const id = world.ids.ascending('pty_', now);
-    // An empty command could not be started; treat it like an omitted one rather than record a PTY running nothing.
-    const command = body.command || DEFAULT_COMMAND;
-    const args = [...(body.args ?? [])];
-    if (POSIX_SHELLS.has(posix.basename(command))) args.push('-l');
-    const record = {
-      id,
-      title: body.title ?? `Terminal ${id.slice(-4)}`,
-      command,
-      args,
-      cwd: body.cwd ?? absoluteDirectory(project, resolveLocation(project, request.query.location)),
-      status: 'running',
-      pid: nextPid(world),
-    };
-    // A shell stays open for its user, unless it was given a command to run (`sh -c "…"`), as the real server's PTYs do.
-    const interactive = INTERACTIVE_SHELLS.has(posix.basename(command)) && !args.includes('-c');
-    const exits = interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
-    const created = draft('pty.created', { info: record }, exits);
-    return answered(locationAnswer(request, context, record), created);
-  },
+    'v2.pty.create': (request, context) => {
+      const { world, now, project } = context;
+      const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
+      const id = world.ids.ascending('pty_', now);
+      // An empty command could not be started; treat it like an omitted one rather than record a PTY running nothing.
+      const command = body.command || DEFAULT_COMMAND;
+      const args = [...(body.args ?? [])];
+      if (POSIX_SHELLS.has(posix.basename(command))) args.push('-l');
+      const record = {
+        id,
+        title: body.title ?? `Terminal ${id.slice(-4)}`,
+        command,
+        args,
+        cwd: body.cwd ?? absoluteDirectory(project, resolveLocation(project, request.query.location)),
+        status: 'running',
+        pid: nextPid(world),
+      };
+      // A shell stays open for its user, unless it was given a command to run (`sh -c "…"`), as the real server's PTYs do.
+      const interactive = INTERACTIVE_SHELLS.has(posix.basename(command)) && !args.includes('-c');
+      const exits = interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
+      const created = draft('pty.created', { info: record }, exits);
+      return answered(locationAnswer(request, context, record), created);
+    },
 
-  'v2.reference.list': (request, context) => {
-    const location = resolveLocation(context.project, request.query.location);
-    // References are project configuration: a directory outside the project has none.
-    const here = within(context.project.directory, absoluteDirectory(context.project, location));
-    return answered(jsonAnswer(200, { location, data: here ? context.world.scenario.references : [] }));
-  },
+    'v2.reference.list': (request, context) => {
+      const location = resolveLocation(context.project, request.query.location);
+      // References are project configuration: a directory outside the project has none.
+      const here = within(context.project.directory, absoluteDirectory(context.project, location));
+      return answered(jsonAnswer(200, { location, data: here ? context.world.scenario.references : [] }));
+    },
 
-  'v2.plugin.list': (request, context) => {
-    const { plugins } = context.world.scenario;
-    if (plugins.length === 0) return undefined;
-    return answered(locationAnswer(request, context, plugins.map((id) => ({ id }))));
-  },
+    'v2.plugin.list': (request, context) => {
+      const { plugins } = context.world.scenario;
+      if (plugins.length === 0) return undefined;
+      return answered(
+        locationAnswer(
+          request,
+          context,
+          plugins.map((id) => ({ id })),
+        ),
+      );
+    },
 
-  'v2.fs.list': (request, context) => {
-    const { world, project } = context;
-    if (world.scenario.files.get('')?.length === 0) return undefined;
-    const location = resolveLocation(project, request.query.location);
-    return answered(jsonAnswer(200, { location, data: listDirectory(world, project, request, location) }));
-  },
+    'v2.fs.list': (request, context) => {
+      const { world, project } = context;
+      if (world.scenario.files.get('')?.length === 0) return undefined;
+      const location = resolveLocation(project, request.query.location);
+      return answered(jsonAnswer(200, { location, data: listDirectory(world, project, request, location) }));
+    },
 
-  'v2.model.default': (request, context) => {
-    const { model } = context.world.scenario;
-    return model ? answered(locationAnswer(request, context, model)) : undefined;
-  },
+    'v2.model.default': (request, context) => {
+      const { model } = context.world.scenario;
+      return model ? answered(locationAnswer(request, context, model)) : undefined;
+    },
 
-  'v2.projectCopy.create': (request, { world, project }) => {
-    const scripted = world.scenario.projectCopy.error;
-    if (scripted) throw new ProjectCopyError(scripted.message, scripted.forceRequired ?? false);
-    const location = resolveLocation(project, request.query.location);
-    const source = absoluteDirectory(project, location);
-    // Only the simulated project is a repository; anything else has no HEAD to copy.
-    if (request.pathParams.projectID !== project.id || location.project.id !== project.id) {
-      throw new ProjectCopyError(`Project copy source not found: ${source}`);
-    }
-    const body = request.body as { directory: string; name?: string };
-    const base = posix.join(posix.resolve(source, body.directory), body.name || copyName(world));
-    const taken = (directory: string) => world.copies.has(directory) || directory === project.directory;
-    let directory = base;
-    for (let n = 2; taken(directory); n++) directory = `${base}-${n}`;
-    const projectID = project.id;
-    return answered(jsonAnswer(200, { directory }), draft('project.copy.created', { projectID, directory }), draft('project.directories.updated', { projectID }));
-  },
+    'v2.projectCopy.create': (request, { world, project }) => {
+      const scripted = world.scenario.projectCopy.error;
+      if (scripted) throw new ProjectCopyError(scripted.message, scripted.forceRequired ?? false);
+      const location = resolveLocation(project, request.query.location);
+      const source = absoluteDirectory(project, location);
+      // Only the simulated project is a repository; anything else has no HEAD to copy.
+      if (request.pathParams.projectID !== project.id || location.project.id !== project.id) {
+        throw new ProjectCopyError(`Project copy source not found: ${source}`);
+      }
+      const body = request.body as { directory: string; name?: string };
+      const base = posix.join(posix.resolve(source, body.directory), body.name || copyName(world));
+      const taken = (directory: string) => world.copies.has(directory) || directory === project.directory;
+      let directory = base;
+      for (let n = 2; taken(directory); n++) directory = `${base}-${n}`;
+      const projectID = project.id;
+      return answered(
+        jsonAnswer(200, { directory }),
+        draft('project.copy.created', { projectID, directory }),
+        draft('project.directories.updated', { projectID }),
+      );
+    },
   },
 
   appliers: {
     'pty.created': (world, { data, metadata }) => {
       const exitsAt = typeof metadata?.exitsAt === 'number' ? metadata.exitsAt : undefined;
-      world.ptys.set(data.info.id, { definition: { record: data.info }, status: 'running', ...(exitsAt === undefined ? {} : { exitsAt }) });
+      world.ptys.set(data.info.id, {
+        definition: { record: data.info },
+        status: 'running',
+        ...(exitsAt === undefined ? {} : { exitsAt }),
+      });
     },
     'pty.exited': (world, { data }) => {
       const pty = world.ptys.get(data.id);

@@ -3,7 +3,7 @@
  * real server: newest first by default, cursors that name a message and a direction, both cursors on every non-empty
  * page and none on an empty one.
  */
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, type Order } from '../spec/message-cursor.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, type Order } from '../openapi/message-cursor.js';
 
 export interface PagedMessage {
   id: string;
@@ -53,7 +53,12 @@ function pageSize(limit: string | null | undefined): number {
 }
 
 /** Display positions [start, end) in `order`, mapped onto the oldest-first array without reversing all of it. */
-function pageOf<M extends PagedMessage>(messages: readonly M[], order: Order, start: number, end: number): MessagePage<M> {
+function pageOf<M extends PagedMessage>(
+  messages: readonly M[],
+  order: Order,
+  start: number,
+  end: number,
+): MessagePage<M> {
   const total = messages.length;
   // A negative slice bound would count from the end, so both bounds must stay within the array.
   const from = Math.min(start, total);

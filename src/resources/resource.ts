@@ -5,7 +5,7 @@
  */
 import type { AcceptedRequest } from '../answerers/responder.js';
 import { jsonAnswer, type Answer } from '../http/io.js';
-import { resolveLocation, type ProjectContext } from '../spec/location.js';
+import { resolveLocation, type ProjectContext } from '../openapi/location.js';
 import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';
 import type { World } from '../state/world.js';
@@ -28,7 +28,10 @@ export type Handler = (request: AcceptedRequest, context: HandlerContext) => Dec
 export type Handlers = Record<string, Handler>;
 
 /** Applies one event to the world; returns the resource state change it made, if it made one. */
-export type Applier<T extends EventType = EventType> = (world: World, event: Extract<DomainEvent, { type: T }>) => Transition | undefined | void;
+export type Applier<T extends EventType = EventType> = (
+  world: World,
+  event: Extract<DomainEvent, { type: T }>,
+) => Transition | undefined | void;
 
 export type Appliers = { [T in EventType]?: Applier<T> };
 

@@ -4,7 +4,13 @@
  * staging, compaction admission with sequence numbers and id conflicts, permissions, questions and
  * instruction entries.
  */
-import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusyError, SessionNotFoundError } from '../errors.js';
+import {
+  ConflictError,
+  MessageNotFoundError,
+  QuestionNotFoundError,
+  SessionBusyError,
+  SessionNotFoundError,
+} from '../errors.js';
 import { jsonAnswer } from '../http/io.js';
 import type { MessageRecord } from '../scenarios/definition.js';
 import { draft } from '../state/events.js';
@@ -40,29 +46,53 @@ function append(world: World, sessionID: string, message: MessageRecord): void {
 
 export const sessions: ResourceModule = {
   handlers: {
-    'v2.session.messages': (request, { world }) => answered(jsonAnswer(200, pageMessages(session(world, request.pathParams.sessionID).messages, request.query as PageQuery))),
+    'v2.session.messages': (request, { world }) =>
+      answered(
+        jsonAnswer(
+          200,
+          pageMessages(session(world, request.pathParams.sessionID).messages, request.query as PageQuery),
+        ),
+      ),
 
     'v2.session.switchAgent': (request, context) => {
       const { definition } = session(context.world, request.pathParams.sessionID);
-      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), agent: (request.body as Body).agent as string };
+      const data = {
+        timestamp: context.now,
+        sessionID: definition.id,
+        messageID: newMessageId(context),
+        agent: (request.body as Body).agent as string,
+      };
       return answered(NO_CONTENT, draft('session.next.agent.switched', data));
     },
 
     'v2.session.switchModel': (request, context) => {
       const { definition } = session(context.world, request.pathParams.sessionID);
-      const { id, providerID, variant } = (request.body as { model: { id: string; providerID: string; variant?: string } }).model;
+      const { id, providerID, variant } = (
+        request.body as { model: { id: string; providerID: string; variant?: string } }
+      ).model;
       // The message and the event carry the model as sent, as on the real server: no variant unless one was given.
-      const data = { timestamp: context.now, sessionID: definition.id, messageID: newMessageId(context), model: { id, providerID, ...(variant === undefined ? {} : { variant }) } };
+      const data = {
+        timestamp: context.now,
+        sessionID: definition.id,
+        messageID: newMessageId(context),
+        model: { id, providerID, ...(variant === undefined ? {} : { variant }) },
+      };
       return answered(NO_CONTENT, draft('session.next.model.switched', data));
     },
 
     'v2.session.synthetic': (request, context) => {
       const state = session(context.world, request.pathParams.sessionID);
       const body = request.body as Body;
-      const data = { timestamp: context.now, sessionID: state.definition.id, messageID: newMessageId(context), text: body.text as string };
+      const data = {
+        timestamp: context.now,
+        sessionID: state.definition.id,
+        messageID: newMessageId(context),
+        text: body.text as string,
+      };
       const events = [draft('session.next.synthetic', data, body.metadata as Body | undefined)];
       // Resuming runs the agent on it: a turn now, or after the one playing.
-      if (body.resume !== false) events.push(...admitPrompt(context.world, state, { messageID: data.messageID, text: data.text }, context.now));
+      if (body.resume !== false)
+        events.push(...admitPrompt(context.world, state, { messageID: data.messageID, text: data.text }, context.now));
       return answered(NO_CONTENT, ...events);
     },
 
@@ -85,8 +115,14 @@ export const sessions: ResourceModule = {
       const { definition } = session(context.world, request.pathParams.sessionID);
       const body = request.body as Body;
       const id = typeof body.id === 'string' ? body.id : context.world.ids.ascending('per_', context.now);
-      const asked = { id, sessionID: definition.id, action: body.action as string, resources: body.resources as string[] };
-      for (const key of ['save', 'metadata', 'source'] as const) if (body[key] !== undefined && body[key] !== null) Object.assign(asked, { [key]: body[key] });
+      const asked = {
+        id,
+        sessionID: definition.id,
+        action: body.action as string,
+        resources: body.resources as string[],
+      };
+      for (const key of ['save', 'metadata', 'source'] as const)
+        if (body[key] !== undefined && body[key] !== null) Object.assign(asked, { [key]: body[key] });
       return answered(jsonAnswer(200, { data: { id } }), draft('permission.v2.asked', asked));
     },
 
@@ -100,19 +136,32 @@ export const sessions: ResourceModule = {
       if (!state.messages.some((m) => m.id === messageID)) throw new MessageNotFoundError(sessionID, messageID);
       const scripted = state.definition.revert ?? {};
       const revert = { messageID, snapshot: scripted.snapshot ?? EMPTY_TREE, files: scripted.files ?? [] };
-      return answered(jsonAnswer(200, { data: revert }), draft('session.next.revert.staged', { timestamp: now, sessionID, revert }));
+      return answered(
+        jsonAnswer(200, { data: revert }),
+        draft('session.next.revert.staged', { timestamp: now, sessionID, revert }),
+      );
     },
 
     'v2.session.question.reply': (request, { world }) => {
       const requestID = request.pathParams.requestID ?? '';
       const sessionID = request.pathParams.sessionID ?? '';
       if (!existing(world, sessionID)?.questions.has(requestID)) throw new QuestionNotFoundError(requestID);
-      return answered(NO_CONTENT, draft('question.v2.replied', { sessionID, requestID, answers: (request.body as { answers: string[][] }).answers }));
+      return answered(
+        NO_CONTENT,
+        draft('question.v2.replied', {
+          sessionID,
+          requestID,
+          answers: (request.body as { answers: string[][] }).answers,
+        }),
+      );
     },
 
     'v2.session.instructions.entry.remove': (request, { world }) => {
       const { definition } = session(world, request.pathParams.sessionID);
-      return answered(NO_CONTENT, draft('session.instructions.entry.removed', { sessionID: definition.id, key: request.pathParams.key ?? '' }));
+      return answered(
+        NO_CONTENT,
+        draft('session.instructions.entry.removed', { sessionID: definition.id, key: request.pathParams.key ?? '' }),
+      );
     },
   },
 
@@ -120,17 +169,34 @@ export const sessions: ResourceModule = {
     ...turnAppliers,
     // The turn playing keeps what it started with; the next one takes the switch.
     'session.next.agent.switched': (world, { data }) => {
-      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'agent-switched', agent: data.agent });
+      append(world, data.sessionID, {
+        id: data.messageID,
+        time: { created: data.timestamp },
+        type: 'agent-switched',
+        agent: data.agent,
+      });
       const state = world.sessions.get(data.sessionID);
       if (state) state.agent = data.agent;
     },
     'session.next.model.switched': (world, { data }) => {
-      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'model-switched', model: data.model });
+      append(world, data.sessionID, {
+        id: data.messageID,
+        time: { created: data.timestamp },
+        type: 'model-switched',
+        model: data.model,
+      });
       const state = world.sessions.get(data.sessionID);
       if (state) state.model = { ...data.model };
     },
     'session.next.synthetic': (world, { data, metadata }) =>
-      append(world, data.sessionID, { id: data.messageID, time: { created: data.timestamp }, type: 'synthetic', sessionID: data.sessionID, text: data.text, ...(metadata ? { metadata } : {}) }),
+      append(world, data.sessionID, {
+        id: data.messageID,
+        time: { created: data.timestamp },
+        type: 'synthetic',
+        sessionID: data.sessionID,
+        text: data.text,
+        ...(metadata ? { metadata } : {}),
+      }),
     'session.next.compaction.admitted': (world, { data }) => {
       const state = world.sessions.get(data.sessionID);
       if (!state) return;
@@ -140,8 +206,10 @@ export const sessions: ResourceModule = {
     'question.v2.replied': (world, { data }) => {
       world.sessions.get(data.sessionID)?.questions.delete(data.requestID);
     },
-    'session.status': (world, { data }) => changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
-    'session.created': (world, { data }) => changeState('session', data.sessionID, world.sessions.get(data.sessionID), 'idle'),
+    'session.status': (world, { data }) =>
+      changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
+    'session.created': (world, { data }) =>
+      changeState('session', data.sessionID, world.sessions.get(data.sessionID), 'idle'),
   },
 
   timeline: {
@@ -151,7 +219,9 @@ export const sessions: ResourceModule = {
       const state = world.sessions.get(id);
       if (!state) return undefined;
       if (state.status === 'scheduled') return state.definition.appears;
-      const boundaries = state.definition.busy.flatMap((w) => [w.from, w.until]).filter((t): t is number => t !== undefined && t > now);
+      const boundaries = state.definition.busy
+        .flatMap((w) => [w.from, w.until])
+        .filter((t): t is number => t !== undefined && t > now);
       const turn = nextTurnInstant(state);
       if (turn !== undefined) boundaries.push(turn);
       return boundaries.length ? Math.min(...boundaries) : undefined;
@@ -161,7 +231,9 @@ export const sessions: ResourceModule = {
       if (state?.status === 'scheduled') {
         if (state.definition.appears > now) return [];
         // Created inside one of its busy windows, it is busy from the first instant.
-        const busy = inBusyWindow(state.definition, now) ? [draft('session.status', { sessionID: id, status: { type: 'busy' } })] : [];
+        const busy = inBusyWindow(state.definition, now)
+          ? [draft('session.status', { sessionID: id, status: { type: 'busy' } })]
+          : [];
         return [draft('session.created', { sessionID: id }), ...busy];
       }
       return state ? fireTurns(world, state, now) : [];

@@ -34,7 +34,14 @@ function shellOrThrow(world: World, id: string | undefined): ShellState {
 
 export const shells: ResourceModule = {
   handlers: {
-    'v2.shell.get': (request, context) => answered(locationAnswer(request, context, shellRecord(shellOrThrow(context.world, request.pathParams.id), context.project.directory))),
+    'v2.shell.get': (request, context) =>
+      answered(
+        locationAnswer(
+          request,
+          context,
+          shellRecord(shellOrThrow(context.world, request.pathParams.id), context.project.directory),
+        ),
+      ),
 
     'v2.shell.timeout': (request, context) => {
       const shell = shellOrThrow(context.world, request.pathParams.id);
@@ -51,7 +58,8 @@ export const shells: ResourceModule = {
       const shell = world.shells.get(data.id);
       if (shell) shell.deadline = data.timeout === 0 ? undefined : time + data.timeout;
     },
-    'shell.exited': (world, { data, time }) => changeState('shell', data.id, world.shells.get(data.id), data.status, { completed: time, exit: data.exit }),
+    'shell.exited': (world, { data, time }) =>
+      changeState('shell', data.id, world.shells.get(data.id), data.status, { completed: time, exit: data.exit }),
   },
 
   timeline: {
@@ -70,8 +78,10 @@ export const shells: ResourceModule = {
       if (shell?.status !== 'running') return [];
       const done = shell.definition.completes;
       // Whichever comes first on the virtual clock wins: the command finishing, or its timeout firing.
-      if (done && done.at <= now && (shell.deadline === undefined || done.at < shell.deadline)) return [draft('shell.exited', { id, status: 'exited', exit: done.exit })];
-      if (shell.deadline !== undefined && shell.deadline <= now) return [draft('shell.exited', { id, status: 'timeout' })];
+      if (done && done.at <= now && (shell.deadline === undefined || done.at < shell.deadline))
+        return [draft('shell.exited', { id, status: 'exited', exit: done.exit })];
+      if (shell.deadline !== undefined && shell.deadline <= now)
+        return [draft('shell.exited', { id, status: 'timeout' })];
       return [];
     },
   },

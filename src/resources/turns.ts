@@ -18,7 +18,17 @@ import type { MessageRecord, TurnStep } from '../scenarios/definition.js';
 import { draft, type EventCatalog, type EventDraft } from '../state/events.js';
 import { createRandom } from '../state/random.js';
 import { generateTurn, projectFiles } from './generated-turn.js';
-import { inBusyWindow, type PlannedPart, type PlannedStep, type PlayingTurn, type QueuedPrompt, type SessionState, type TokenUsage, type TurnPlan, type World } from '../state/world.js';
+import {
+  inBusyWindow,
+  type PlannedPart,
+  type PlannedStep,
+  type PlayingTurn,
+  type QueuedPrompt,
+  type SessionState,
+  type TokenUsage,
+  type TurnPlan,
+  type World,
+} from '../state/world.js';
 import type { Applier, Appliers } from './resource.js';
 
 type Json = Record<string, unknown>;
@@ -57,7 +67,12 @@ const tokensOf = (text: string) => Math.ceil(text.length / 4);
  * step (an assistant message) when none is open; a tool closes its step unless another tool follows; fail and
  * retry close it with their error; the end of the script closes what is still open.
  */
-function layout(steps: readonly TurnStep[], start: number, ids: IdMaker, context: number): { steps: PlannedStep[]; end: number } {
+function layout(
+  steps: readonly TurnStep[],
+  start: number,
+  ids: IdMaker,
+  context: number,
+): { steps: PlannedStep[]; end: number } {
   const out: PlannedStep[] = [];
   let t = start;
   let open: { messageID: string; at: number; parts: PlannedPart[] } | undefined;
@@ -75,7 +90,8 @@ function layout(steps: readonly TurnStep[], start: number, ids: IdMaker, context
     // A step reads the context its predecessor sent from the provider's cache and writes what is new.
     const read = out.length === 0 ? Math.floor(input * 0.6) : input - added;
     const tokens: TokenUsage = { input, output, reasoning, cache: { read, write: input - read } };
-    const cost = Math.round(read * PRICE.read + (input - read) * PRICE.write + (output + reasoning) * PRICE.output) / 1e6;
+    const cost =
+      Math.round(read * PRICE.read + (input - read) * PRICE.write + (output + reasoning) * PRICE.output) / 1e6;
     added = output + reasoning + results;
     input += added;
     output = reasoning = results = 0;
@@ -101,7 +117,16 @@ function layout(steps: readonly TurnStep[], start: number, ids: IdMaker, context
         const every = Math.round(step.every ?? EVERY.tool);
         const takes = Math.round(step.takes ?? TOOL_TAKES);
         const args = { ...step.input };
-        const part: PlannedPart = { kind: 'tool', callID: ids('call_', t), at: t, tool: step.tool, input: args, chunk, every, takes };
+        const part: PlannedPart = {
+          kind: 'tool',
+          callID: ids('call_', t),
+          at: t,
+          tool: step.tool,
+          input: args,
+          chunk,
+          every,
+          takes,
+        };
         if (step.result !== undefined) part.result = step.result;
         if (step.error !== undefined) part.error = step.error;
         if (step.structured !== undefined) part.structured = { ...step.structured };
@@ -118,7 +143,12 @@ function layout(steps: readonly TurnStep[], start: number, ids: IdMaker, context
         break;
       case 'retry': {
         retries += 1;
-        const end: PlannedStep['end'] = { kind: 'retried', at: t, attempt: step.attempt ?? retries, message: step.message };
+        const end: PlannedStep['end'] = {
+          kind: 'retried',
+          at: t,
+          attempt: step.attempt ?? retries,
+          message: step.message,
+        };
         if (step.statusCode !== undefined) end.statusCode = step.statusCode;
         close(end);
         t += Math.round(step.wait ?? RETRY_WAIT);
@@ -141,7 +171,12 @@ function fitTo(steps: TurnStep[], run: number, context: number): TurnStep[] {
       case 'text':
       case 'reasoning':
       case 'tool':
-        return { ...step, after: scale(step.after), every: scale(step.every), ...(step.kind === 'tool' ? { takes: scale(step.takes) } : {}) };
+        return {
+          ...step,
+          after: scale(step.after),
+          every: scale(step.every),
+          ...(step.kind === 'tool' ? { takes: scale(step.takes) } : {}),
+        };
       case 'retry':
         return { ...step, after: scale(step.after), wait: scale(step.wait) };
       case 'fail':
@@ -156,11 +191,23 @@ function fitTo(steps: TurnStep[], run: number, context: number): TurnStep[] {
 }
 
 /** The turn a prompt plays when it starts at `start`: the session's next scripted one, else a generated one. */
-export function planTurn(world: World, state: SessionState, prompt: QueuedPrompt, start: number, number: number): TurnPlan {
+export function planTurn(
+  world: World,
+  state: SessionState,
+  prompt: QueuedPrompt,
+  start: number,
+  number: number,
+): TurnPlan {
   const script = state.definition.turns[number];
   // The history a step sends to the model: a believable context size for its token counts.
   const context = 2400 + 60 * Math.min(state.messages.length, 400);
-  let steps = script?.steps ?? generateTurn(createRandom(`${world.scenario.seed}:turn:${state.definition.id}:${number}`), prompt.text, projectFiles(world));
+  let steps =
+    script?.steps ??
+    generateTurn(
+      createRandom(`${world.scenario.seed}:turn:${state.definition.id}:${number}`),
+      prompt.text,
+      projectFiles(world),
+    );
   const run = state.definition.busyAfterSynthetic;
   if (!script && run !== undefined) steps = fitTo([...steps], run, context);
   const ids: IdMaker = (prefix, at) => world.ids.ascending(prefix, at);
@@ -184,11 +231,17 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
   if (known) return known;
   const out: TurnEntry[] = [];
   const sessionID = plan.sessionID;
-  const push = <T extends keyof EventCatalog>(at: number, type: T, data: EventCatalog[T]) => out.push({ at, draft: draft(type, data) });
+  const push = <T extends keyof EventCatalog>(at: number, type: T, data: EventCatalog[T]) =>
+    out.push({ at, draft: draft(type, data) });
   const provider = { executed: false };
   for (const step of plan.steps) {
     const base = { sessionID, assistantMessageID: step.messageID };
-    push(step.at, 'session.next.step.started', { timestamp: step.at, ...base, agent: plan.agent, model: { ...plan.model } });
+    push(step.at, 'session.next.step.started', {
+      timestamp: step.at,
+      ...base,
+      agent: plan.agent,
+      model: { ...plan.model },
+    });
     for (const part of step.parts) {
       if (part.kind === 'tool') {
         const ref = { ...base, callID: part.callID };
@@ -197,14 +250,37 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
         const called = part.at + part.every * pieces.length;
         const done = called + part.takes;
         push(part.at, 'session.next.tool.input.started', { timestamp: part.at, ...ref, name: part.tool });
-        pieces.forEach((delta, k) => push(part.at + part.every * (k + 1), 'session.next.tool.input.delta', { timestamp: part.at + part.every * (k + 1), ...ref, delta }));
+        pieces.forEach((delta, k) =>
+          push(part.at + part.every * (k + 1), 'session.next.tool.input.delta', {
+            timestamp: part.at + part.every * (k + 1),
+            ...ref,
+            delta,
+          }),
+        );
         push(called, 'session.next.tool.input.ended', { timestamp: called, ...ref, text: json });
-        push(called, 'session.next.tool.called', { timestamp: called, ...ref, tool: part.tool, input: part.input, provider });
+        push(called, 'session.next.tool.called', {
+          timestamp: called,
+          ...ref,
+          tool: part.tool,
+          input: part.input,
+          provider,
+        });
         if (part.error !== undefined) {
-          push(done, 'session.next.tool.failed', { timestamp: done, ...ref, error: { type: 'unknown', message: part.error }, provider });
+          push(done, 'session.next.tool.failed', {
+            timestamp: done,
+            ...ref,
+            error: { type: 'unknown', message: part.error },
+            provider,
+          });
         } else {
           const content = part.result === undefined ? [] : [{ type: 'text' as const, text: part.result }];
-          push(done, 'session.next.tool.success', { timestamp: done, ...ref, structured: part.structured ?? {}, content, provider });
+          push(done, 'session.next.tool.success', {
+            timestamp: done,
+            ...ref,
+            structured: part.structured ?? {},
+            content,
+            provider,
+          });
         }
         continue;
       }
@@ -213,20 +289,48 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
       if (part.kind === 'text') {
         const ref = { ...base, textID: part.id };
         push(part.at, 'session.next.text.started', { timestamp: part.at, ...ref });
-        pieces.forEach((delta, k) => push(part.at + part.every * (k + 1), 'session.next.text.delta', { timestamp: part.at + part.every * (k + 1), ...ref, delta }));
+        pieces.forEach((delta, k) =>
+          push(part.at + part.every * (k + 1), 'session.next.text.delta', {
+            timestamp: part.at + part.every * (k + 1),
+            ...ref,
+            delta,
+          }),
+        );
         push(end, 'session.next.text.ended', { timestamp: end, ...ref, text: part.text });
       } else {
         const ref = { ...base, reasoningID: part.id };
         push(part.at, 'session.next.reasoning.started', { timestamp: part.at, ...ref });
-        pieces.forEach((delta, k) => push(part.at + part.every * (k + 1), 'session.next.reasoning.delta', { timestamp: part.at + part.every * (k + 1), ...ref, delta }));
+        pieces.forEach((delta, k) =>
+          push(part.at + part.every * (k + 1), 'session.next.reasoning.delta', {
+            timestamp: part.at + part.every * (k + 1),
+            ...ref,
+            delta,
+          }),
+        );
         push(end, 'session.next.reasoning.ended', { timestamp: end, ...ref, text: part.text });
       }
     }
     const end = step.end;
-    if (end.kind === 'ended') push(end.at, 'session.next.step.ended', { timestamp: end.at, ...base, finish: end.finish, cost: end.cost, tokens: end.tokens });
-    else if (end.kind === 'failed') push(end.at, 'session.next.step.failed', { timestamp: end.at, ...base, error: { type: 'unknown', message: end.message } });
+    if (end.kind === 'ended')
+      push(end.at, 'session.next.step.ended', {
+        timestamp: end.at,
+        ...base,
+        finish: end.finish,
+        cost: end.cost,
+        tokens: end.tokens,
+      });
+    else if (end.kind === 'failed')
+      push(end.at, 'session.next.step.failed', {
+        timestamp: end.at,
+        ...base,
+        error: { type: 'unknown', message: end.message },
+      });
     else {
-      const error = { message: end.message, isRetryable: true, ...(end.statusCode === undefined ? {} : { statusCode: end.statusCode }) };
+      const error = {
+        message: end.message,
+        isRetryable: true,
+        ...(end.statusCode === undefined ? {} : { statusCode: end.statusCode }),
+      };
       push(end.at, 'session.next.retried', { timestamp: end.at, sessionID, attempt: end.attempt, error });
     }
   }
@@ -243,7 +347,14 @@ export function nextTurnInstant(state: SessionState): number | undefined {
  * What a session's turns make happen by `now`: the playing turn's due events; once it is over, the next queued
  * prompt's turn (unless a scenario busy window holds it back), else the session's status as its windows say.
  */
-function continueTurns(world: World, state: SessionState, now: number, playing: PlayingTurn | undefined, waiting: readonly QueuedPrompt[], busy: boolean): EventDraft[] {
+function continueTurns(
+  world: World,
+  state: SessionState,
+  now: number,
+  playing: PlayingTurn | undefined,
+  waiting: readonly QueuedPrompt[],
+  busy: boolean,
+): EventDraft[] {
   const out: EventDraft[] = [];
   const queue = [...waiting];
   let started = state.turnsStarted;
@@ -267,7 +378,8 @@ function continueTurns(world: World, state: SessionState, now: number, playing: 
   }
   // Adjacent windows share a boundary: only a real change of state is an event.
   const windowed = inBusyWindow(state.definition, now);
-  if (windowed !== busy) out.push(draft('session.status', { sessionID: state.definition.id, status: { type: windowed ? 'busy' : 'idle' } }));
+  if (windowed !== busy)
+    out.push(draft('session.status', { sessionID: state.definition.id, status: { type: windowed ? 'busy' : 'idle' } }));
   return out;
 }
 
@@ -278,7 +390,13 @@ function continueTurns(world: World, state: SessionState, now: number, playing: 
 export function admitPrompt(world: World, state: SessionState, prompt: QueuedPrompt, now: number): EventDraft[] {
   const waits = state.status === 'busy';
   const sessionID = state.definition.id;
-  const admitted = draft('session.next.prompt.admitted', { timestamp: now, sessionID, messageID: prompt.messageID, prompt: { text: prompt.text }, delivery: waits ? 'queue' : 'steer' });
+  const admitted = draft('session.next.prompt.admitted', {
+    timestamp: now,
+    sessionID,
+    messageID: prompt.messageID,
+    prompt: { text: prompt.text },
+    delivery: waits ? 'queue' : 'steer',
+  });
   return waits ? [admitted] : [admitted, ...continueTurns(world, state, now, undefined, [prompt], false)];
 }
 
@@ -290,7 +408,15 @@ export function fireTurns(world: World, state: SessionState, now: number): Event
 // --- appliers: the assistant messages a turn builds, and the turn's progress through its plan ---
 
 type Part = Json & { type: string; id: string; time?: Json };
-type TurnEventType = Exclude<Extract<keyof EventCatalog, `session.next.${string}`>, 'session.next.agent.switched' | 'session.next.model.switched' | 'session.next.synthetic' | 'session.next.prompt.admitted' | 'session.next.compaction.admitted' | 'session.next.revert.staged'>;
+type TurnEventType = Exclude<
+  Extract<keyof EventCatalog, `session.next.${string}`>,
+  | 'session.next.agent.switched'
+  | 'session.next.model.switched'
+  | 'session.next.synthetic'
+  | 'session.next.prompt.admitted'
+  | 'session.next.compaction.admitted'
+  | 'session.next.revert.staged'
+>;
 
 function partOf(turn: PlayingTurn, id: string): Part | undefined {
   return (turn.message?.content as Part[] | undefined)?.find((p) => p.id === id);
@@ -300,7 +426,9 @@ function partOf(turn: PlayingTurn, id: string): Part | undefined {
  * An applier for one of a turn's own events: it changes the turn's messages, then moves the turn on by one
  * event (the plan says which comes next); after its last event the turn is over.
  */
-function onTurn<T extends TurnEventType>(apply: (turn: PlayingTurn, data: EventCatalog[T], state: SessionState) => void): Applier<T> {
+function onTurn<T extends TurnEventType>(
+  apply: (turn: PlayingTurn, data: EventCatalog[T], state: SessionState) => void,
+): Applier<T> {
   return (world, event) => {
     const { data, type } = event as unknown as { data: EventCatalog[T] & { sessionID: string }; type: T };
     const state = world.sessions.get(data.sessionID);
@@ -320,9 +448,10 @@ function finishMessage(turn: PlayingTurn, at: number, fields: Json): void {
   turn.message = undefined;
 }
 
-const startPart = (part: Part) => onTurn<'session.next.text.started' | 'session.next.reasoning.started' | 'session.next.tool.input.started'>((turn) => {
-  (turn.message?.content as Part[] | undefined)?.push(part);
-});
+const startPart = (part: Part) =>
+  onTurn<'session.next.text.started' | 'session.next.reasoning.started' | 'session.next.tool.input.started'>((turn) => {
+    (turn.message?.content as Part[] | undefined)?.push(part);
+  });
 
 export const turnAppliers: Appliers = {
   'session.next.prompt.admitted': (world, { data }) => {
@@ -336,42 +465,78 @@ export const turnAppliers: Appliers = {
     state.turnsStarted += 1;
   },
   'session.next.step.started': onTurn<'session.next.step.started'>((turn, data, state) => {
-    const message: MessageRecord = { id: data.assistantMessageID, time: { created: data.timestamp }, type: 'assistant', agent: data.agent, model: { ...data.model }, content: [] };
+    const message: MessageRecord = {
+      id: data.assistantMessageID,
+      time: { created: data.timestamp },
+      type: 'assistant',
+      agent: data.agent,
+      model: { ...data.model },
+      content: [],
+    };
     state.messages.push(message);
     turn.message = message;
   }),
-  'session.next.text.started': (world, event) => startPart({ type: 'text', id: event.data.textID, text: '' })(world, event),
+  'session.next.text.started': (world, event) =>
+    startPart({ type: 'text', id: event.data.textID, text: '' })(world, event),
   'session.next.text.delta': onTurn<'session.next.text.delta'>(() => {}),
   'session.next.text.ended': onTurn<'session.next.text.ended'>((turn, data) => {
     const part = partOf(turn, data.textID);
     if (part) part.text = data.text;
   }),
-  'session.next.reasoning.started': (world, event) => startPart({ type: 'reasoning', id: event.data.reasoningID, text: '', time: { created: event.data.timestamp } })(world, event),
+  'session.next.reasoning.started': (world, event) =>
+    startPart({ type: 'reasoning', id: event.data.reasoningID, text: '', time: { created: event.data.timestamp } })(
+      world,
+      event,
+    ),
   'session.next.reasoning.delta': onTurn<'session.next.reasoning.delta'>(() => {}),
   'session.next.reasoning.ended': onTurn<'session.next.reasoning.ended'>((turn, data) => {
     const part = partOf(turn, data.reasoningID);
     if (part) Object.assign(part, { text: data.text, time: { ...part.time, completed: data.timestamp } });
   }),
   'session.next.tool.input.started': (world, event) =>
-    startPart({ type: 'tool', id: event.data.callID, name: event.data.name, state: { status: 'pending', input: {} }, time: { created: event.data.timestamp } })(world, event),
+    startPart({
+      type: 'tool',
+      id: event.data.callID,
+      name: event.data.name,
+      state: { status: 'pending', input: {} },
+      time: { created: event.data.timestamp },
+    })(world, event),
   'session.next.tool.input.delta': onTurn<'session.next.tool.input.delta'>(() => {}),
   'session.next.tool.input.ended': onTurn<'session.next.tool.input.ended'>(() => {}),
   'session.next.tool.called': onTurn<'session.next.tool.called'>((turn, data) => {
     const part = partOf(turn, data.callID);
-    if (part) Object.assign(part, { state: { status: 'running', input: data.input }, time: { ...part.time, ran: data.timestamp } });
+    if (part)
+      Object.assign(part, {
+        state: { status: 'running', input: data.input },
+        time: { ...part.time, ran: data.timestamp },
+      });
   }),
   'session.next.tool.success': onTurn<'session.next.tool.success'>((turn, data) => {
     const part = partOf(turn, data.callID);
     const input = (part?.state as Json | undefined)?.input ?? {};
-    if (part) Object.assign(part, { state: { status: 'completed', input, content: data.content, structured: data.structured }, time: { ...part.time, completed: data.timestamp } });
+    if (part)
+      Object.assign(part, {
+        state: { status: 'completed', input, content: data.content, structured: data.structured },
+        time: { ...part.time, completed: data.timestamp },
+      });
   }),
   'session.next.tool.failed': onTurn<'session.next.tool.failed'>((turn, data) => {
     const part = partOf(turn, data.callID);
     const input = (part?.state as Json | undefined)?.input ?? {};
-    if (part) Object.assign(part, { state: { status: 'error', input, error: data.error.message }, time: { ...part.time, completed: data.timestamp } });
+    if (part)
+      Object.assign(part, {
+        state: { status: 'error', input, error: data.error.message },
+        time: { ...part.time, completed: data.timestamp },
+      });
   }),
-  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data) => finishMessage(turn, data.timestamp, { finish: data.finish, cost: data.cost, tokens: data.tokens })),
-  'session.next.step.failed': onTurn<'session.next.step.failed'>((turn, data) => finishMessage(turn, data.timestamp, { error: data.error })),
+  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { finish: data.finish, cost: data.cost, tokens: data.tokens }),
+  ),
+  'session.next.step.failed': onTurn<'session.next.step.failed'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { error: data.error }),
+  ),
   // The attempt that is retried ends with the error that made it retry; the next attempt is a new step.
-  'session.next.retried': onTurn<'session.next.retried'>((turn, data) => finishMessage(turn, data.timestamp, { error: { type: 'unknown', message: data.error.message } })),
+  'session.next.retried': onTurn<'session.next.retried'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { error: { type: 'unknown', message: data.error.message } }),
+  ),
 };

@@ -1,4 +1,4 @@
-import type { ProjectContext } from '../spec/location.js';
+import type { ProjectContext } from '../openapi/location.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';
 
 /**
@@ -24,7 +24,13 @@ export interface RevertFile {
  * absent takes the defaults of src/resources/turns.ts).
  */
 export type TurnStep =
-  | { readonly kind: 'reasoning' | 'text'; readonly text: string; readonly after?: number; readonly chunk?: number; readonly every?: number }
+  | {
+      readonly kind: 'reasoning' | 'text';
+      readonly text: string;
+      readonly after?: number;
+      readonly chunk?: number;
+      readonly every?: number;
+    }
   | {
       readonly kind: 'tool';
       readonly tool: string;
@@ -39,7 +45,14 @@ export type TurnStep =
       readonly every?: number;
     }
   | { readonly kind: 'fail'; readonly message: string; readonly after?: number }
-  | { readonly kind: 'retry'; readonly message: string; readonly statusCode?: number; readonly attempt?: number; readonly wait?: number; readonly after?: number };
+  | {
+      readonly kind: 'retry';
+      readonly message: string;
+      readonly statusCode?: number;
+      readonly attempt?: number;
+      readonly wait?: number;
+      readonly after?: number;
+    };
 
 export interface TurnScript {
   readonly steps: readonly TurnStep[];
@@ -60,7 +73,12 @@ export interface SessionDefinition {
   readonly questions: readonly string[];
 }
 
-export type FormRecord = Record<string, unknown> & { id: string; sessionID: string; title: string; mode: 'form' | 'url' };
+export type FormRecord = Record<string, unknown> & {
+  id: string;
+  sessionID: string;
+  title: string;
+  mode: 'form' | 'url';
+};
 
 export interface FormDefinition {
   readonly record: FormRecord;
@@ -142,7 +160,9 @@ export interface ScenarioDefinition {
   readonly sessions: readonly SessionDefinition[];
   readonly forms: readonly FormDefinition[];
   readonly shells: readonly ShellDefinition[];
-  readonly integrations: ReadonlyArray<Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> }>;
+  readonly integrations: ReadonlyArray<
+    Record<string, unknown> & { id: string; connections: Array<Record<string, unknown>> }
+  >;
   readonly attempts: readonly AttemptDefinition[];
   readonly ptys: readonly PtyDefinition[];
   readonly references: ReadonlyArray<Record<string, unknown>>;

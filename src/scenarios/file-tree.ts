@@ -30,7 +30,9 @@ export function buildFileTree(paths: readonly string[]): FileTree {
   for (const [dir, entries] of children) {
     tree.set(
       dir,
-      [...entries.values()].sort((a, b) => (a.type === b.type ? a.path.localeCompare(b.path) : a.type === 'directory' ? -1 : 1)),
+      [...entries.values()].sort((a, b) =>
+        a.type === b.type ? a.path.localeCompare(b.path) : a.type === 'directory' ? -1 : 1,
+      ),
     );
   }
   return tree;

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../spec/ajv.js';
+import { createAjv } from '../openapi/ajv.js';
 import { didYouMean } from '../text/closest.js';
 
 export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
@@ -61,7 +61,8 @@ function check(validate: ValidateFunction, value: unknown, root: string): Format
 /** Durations are a `oneOf` of a string and a number; its branches' errors would only confuse. */
 const DURATION = '#/$defs/duration/';
 const DURATION_MESSAGE = 'must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)';
-export const INSTANT_MESSAGE = 'must be a duration from the start (250ms, 30s, 1m30s, or milliseconds as a number) or an ISO 8601 date-time (2026-11-22T08:59:30.125Z)';
+export const INSTANT_MESSAGE =
+  'must be a duration from the start (250ms, 30s, 1m30s, or milliseconds as a number) or an ISO 8601 date-time (2026-11-22T08:59:30.125Z)';
 /** What a pattern means, where "must match pattern" would leave the reader to decode a regular expression. */
 const PATTERN_MESSAGES: Record<string, string> = { '^/': 'must be an absolute path (starting with /)' };
 
@@ -72,10 +73,15 @@ function describe(errors: ErrorObject[], root: string): FormatProblem[] {
   // with it, and the errors of none of them say what was wanted; ajv names the branches by paths relative to
   // wherever it compiled the reference, so the value's place is what tells them apart.
   const anyOfAt = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
-  const instants = new Set(errors.filter((e) => e.schemaPath.includes(DURATION) && anyOfAt.has(e.instancePath)).map((e) => e.instancePath));
+  const instants = new Set(
+    errors.filter((e) => e.schemaPath.includes(DURATION) && anyOfAt.has(e.instancePath)).map((e) => e.instancePath),
+  );
   for (const e of errors) {
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
-    const path: Path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    const path: Path = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p.replace(/~1/g, '/').replace(/~0/g, '~')));
     // Where no path is shown (a file position), the message names the field by its whole path.
     const subject = path.length ? formatPath(path) : root;
     let problem: FormatProblem;
@@ -88,14 +94,35 @@ function describe(errors: ErrorObject[], root: string): FormatProblem[] {
       // At a file position the object it is in is named first; next to a path, the path says it.
       const within = path.length ? `${formatPath(path)}:` : undefined;
       path.push(field);
-      problem = { path, subject: within, message: `unknown field "${field}".${near || (known.length ? ` Fields here: ${known.join(', ')}.` : '')}`, atKey: true };
+      problem = {
+        path,
+        subject: within,
+        message: `unknown field "${field}".${near || (known.length ? ` Fields here: ${known.join(', ')}.` : '')}`,
+        atKey: true,
+      };
     } else if (e.keyword === 'required') {
-      problem = { path, subject: path.length ? `${formatPath(path)}:` : undefined, message: `missing field "${e.params.missingProperty as string}"`, atKey: false };
+      problem = {
+        path,
+        subject: path.length ? `${formatPath(path)}:` : undefined,
+        message: `missing field "${e.params.missingProperty as string}"`,
+        atKey: false,
+      };
     } else if (e.keyword === 'enum') {
       const allowed = e.params.allowedValues as unknown[];
       const given = e.data;
-      const near = typeof given === 'string' ? didYouMean(given, allowed.filter((v): v is string => typeof v === 'string')) : '';
-      problem = { path, subject, message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(given)}.${near}`, atKey: false };
+      const near =
+        typeof given === 'string'
+          ? didYouMean(
+              given,
+              allowed.filter((v): v is string => typeof v === 'string'),
+            )
+          : '';
+      problem = {
+        path,
+        subject,
+        message: `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(given)}.${near}`,
+        atKey: false,
+      };
     } else if (e.schemaPath.includes(DURATION)) {
       problem = { path, subject, message: DURATION_MESSAGE, atKey: false };
     } else if (e.keyword === 'pattern' && PATTERN_MESSAGES[e.params.pattern as string]) {

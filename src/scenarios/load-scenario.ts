@@ -14,14 +14,27 @@ import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { DEFAULTS } from '../config.js';
 import { parseDuration, parseInstant } from '../duration.js';
-import { projectContext } from '../spec/location.js';
-import type { Diagnostic, SpecIndex } from '../spec/openapi.js';
+import { projectContext } from '../openapi/location.js';
+import type { Diagnostic, SpecIndex } from '../openapi/openapi.js';
 import { createIds, createRandom } from '../state/random.js';
 import { generateMessages } from './generate-messages.js';
 import { buildFileTree } from './file-tree.js';
 import { checkScenarioFormat, formatPath, INSTANT_MESSAGE, SCENARIO_SCHEMA_PATH, type Path } from './format.js';
 import { checkDeclaredStates, declaredResources, readRule } from './read-rule.js';
-import { ScenarioError, type AttemptDefinition, type PtyDefinition, type ShellDefinition, type FormDefinition, type MessageRecord, type ScenarioDefinition, type ScenarioProblem, type SessionDefinition, type TurnScript, type TurnStep, type Window } from './definition.js';
+import {
+  ScenarioError,
+  type AttemptDefinition,
+  type PtyDefinition,
+  type ShellDefinition,
+  type FormDefinition,
+  type MessageRecord,
+  type ScenarioDefinition,
+  type ScenarioProblem,
+  type SessionDefinition,
+  type TurnScript,
+  type TurnStep,
+  type Window,
+} from './definition.js';
 
 export { SCENARIO_SCHEMA_PATH };
 
@@ -67,7 +80,9 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
   const lines = new Lines();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length) {
-    throw new ScenarioError(doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })));
+    throw new ScenarioError(
+      doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })),
+    );
   }
   const place: Place = (path, message, detail) => ({
     file,
@@ -76,7 +91,11 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
     message: detail?.subject ? `${detail.subject} ${message}` : message,
   });
   // Placeholders such as <test> name no file, so there is no name to match.
-  return readScenario(doc.toJS() as unknown, spec, { file, place, fileName: file.startsWith('<') ? undefined : basename(file) });
+  return readScenario(doc.toJS() as unknown, spec, {
+    file,
+    place,
+    fileName: file.startsWith('<') ? undefined : basename(file),
+  });
 }
 
 /** Objects already checked, by their JSON: a test suite tends to load the same fixture in every test. */
@@ -94,7 +113,15 @@ export function loadScenarioObject(value: unknown, spec: SpecIndex, label = 'inl
   try {
     json = JSON.stringify(value);
   } catch (error) {
-    throw new ScenarioError([{ file: label, line: 0, col: 0, path: '', message: `a scenario must be JSON data: ${(error as Error).message.split('\n')[0]}` }]);
+    throw new ScenarioError([
+      {
+        file: label,
+        line: 0,
+        col: 0,
+        path: '',
+        message: `a scenario must be JSON data: ${(error as Error).message.split('\n')[0]}`,
+      },
+    ]);
   }
   const key = `${spec.hash}\n${label}\n${json}`;
   const cached = inlineLoaded.get(key);
@@ -102,9 +129,18 @@ export function loadScenarioObject(value: unknown, spec: SpecIndex, label = 'inl
   const place: Place = (path, message, detail) => {
     const where = formatPath(path);
     // Next to its path a message need not name its field; at the top there is no path to show.
-    return { file: label, line: 0, col: 0, path: where, message: !where && detail?.subject ? `${detail.subject} ${message}` : message };
+    return {
+      file: label,
+      line: 0,
+      col: 0,
+      path: where,
+      message: !where && detail?.subject ? `${detail.subject} ${message}` : message,
+    };
   };
-  const definition = readScenario(json === undefined ? undefined : (JSON.parse(json) as unknown), spec, { file: label, place });
+  const definition = readScenario(json === undefined ? undefined : (JSON.parse(json) as unknown), spec, {
+    file: label,
+    place,
+  });
   if (inlineLoaded.size >= INLINE_CACHE_SIZE) inlineLoaded.delete(inlineLoaded.keys().next().value as string);
   inlineLoaded.set(key, definition);
   return definition;
@@ -113,10 +149,14 @@ export function loadScenarioObject(value: unknown, spec: SpecIndex, label = 'inl
 /** Everything after "a raw JavaScript value": format, records against the spec, cross references. */
 function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: Origin): ScenarioDefinition {
   const at = (path: Path, message: string): ScenarioProblem => place(path, message);
-  const formatProblems = checkScenarioFormat(raw).map((p) => place(p.path, p.message, { atKey: p.atKey, subject: p.subject }));
+  const formatProblems = checkScenarioFormat(raw).map((p) =>
+    place(p.path, p.message, { atKey: p.atKey, subject: p.subject }),
+  );
   const name = (raw as Json | null)?.name;
   if (fileName !== undefined && typeof name === 'string' && name !== fileName.replace(/\.ya?ml$/, '')) {
-    formatProblems.push(at(['name'], `name "${name}" must match the file name ${fileName} (or rename the file to ${name}.yaml)`));
+    formatProblems.push(
+      at(['name'], `name "${name}" must match the file name ${fileName} (or rename the file to ${name}.yaml)`),
+    );
   }
   // Records are checked against the spec only once the scenario has the format's shape.
   if (formatProblems.length) throw new ScenarioError(formatProblems);
@@ -138,7 +178,13 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   // Normalised, since locations are compared with the directory as text (`/home/dev/app/` is `/home/dev/app`).
   const project = declaredProject && projectContext(posix.resolve(declaredProject.directory), declaredProject.id);
   /** Holds a record the scenario would serve to its spec schema, reporting each problem at `path`. */
-  const checkRecord = (component: string, value: unknown, path: Path, label: string, skip?: (d: Diagnostic) => boolean) => {
+  const checkRecord = (
+    component: string,
+    value: unknown,
+    path: Path,
+    label: string,
+    skip?: (d: Diagnostic) => boolean,
+  ) => {
     for (const d of spec.checkComponent(component, value)) {
       if (!skip?.(d)) problems.push(at(path, `${label}: ${d.path || '(record)'} ${d.message} (spec ${component})`));
     }
@@ -151,18 +197,27 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
     const messages = all.map((m, j): MessageRecord => {
       const { at: when, ...body } = m;
       const created = when === undefined ? start - (all.length - j) * MESSAGE_SPACING : ms(when);
-      const record = { id: (m.id as string | undefined) ?? ids.ascending('msg_', created), time: { created }, ...body } as MessageRecord;
+      const record = {
+        id: (m.id as string | undefined) ?? ids.ascending('msg_', created),
+        time: { created },
+        ...body,
+      } as MessageRecord;
       // Generated messages come from this code, not the user's file (a unit test holds them to the spec);
       // checking hundreds of them would only slow start-up.
-      if (j < scripted.length) checkRecord('SessionMessage', record, ['sessions', i, 'messages', j], `message ${record.id}`);
+      if (j < scripted.length)
+        checkRecord('SessionMessage', record, ['sessions', i, 'messages', j], `message ${record.id}`);
       return record;
     });
     return {
       id: s.id as string,
       title: s.title as string | undefined,
       appears: s.appears === undefined ? start : ms(s.appears),
-      busy: ((s.busy as Json[] | undefined) ?? []).map((w): Window => ({ from: ms(w.from), until: w.until === undefined ? undefined : ms(w.until) })),
-      busyAfterSynthetic: s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic as string | number),
+      busy: ((s.busy as Json[] | undefined) ?? []).map((w): Window => ({
+        from: ms(w.from),
+        until: w.until === undefined ? undefined : ms(w.until),
+      })),
+      busyAfterSynthetic:
+        s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic as string | number),
       messages: [...messages].sort((a, b) => a.time.created - b.time.created),
       revert: s.revert as SessionDefinition['revert'],
       questions: (s.questions as string[] | undefined) ?? [],
@@ -171,22 +226,38 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   });
 
   const sessionIds = new Set(sessions.map((s) => s.id));
-  duplicates(sessions.map((s) => s.id), (id, index) => problems.push(at(['sessions', index, 'id'], `session ${id} is declared twice`)));
-  const turns = readTurns((source.turns as Json[] | undefined) ?? [], (path, message, atKey) => problems.push(place(path, message, { atKey })));
+  duplicates(
+    sessions.map((s) => s.id),
+    (id, index) => problems.push(at(['sessions', index, 'id'], `session ${id} is declared twice`)),
+  );
+  const turns = readTurns((source.turns as Json[] | undefined) ?? [], (path, message, atKey) =>
+    problems.push(place(path, message, { atKey })),
+  );
   for (const [i, turn] of turns.entries()) {
-    if (!sessionIds.has(turn.session)) problems.push(at(['turns', i, 'session'], undeclared('session', turn.session, 'sessions', sessionIds)));
+    if (!sessionIds.has(turn.session))
+      problems.push(at(['turns', i, 'session'], undeclared('session', turn.session, 'sessions', sessionIds)));
   }
   const scripted = sessions.map((s) => ({ ...s, turns: turns.filter((t) => t.session === s.id).map((t) => t.script) }));
   const forms = ((source.forms as Json[] | undefined) ?? []).map((f, i): FormDefinition => {
     const { appears, cancelled, ...record } = f;
-    if (!sessionIds.has(f.sessionID as string)) problems.push(at(['forms', i, 'sessionID'], undeclared('session', String(f.sessionID), 'sessions', sessionIds)));
+    if (!sessionIds.has(f.sessionID as string))
+      problems.push(at(['forms', i, 'sessionID'], undeclared('session', String(f.sessionID), 'sessions', sessionIds)));
     // Each field on its own, so a problem is reported at the field and only for the field's own type.
     const fields = Array.isArray(record.fields) ? (record.fields as unknown[]) : [];
-    fields.forEach((field, j) => checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}`));
+    fields.forEach((field, j) =>
+      checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}`),
+    );
     checkRecord('FormRequest', record, ['forms', i], `form ${String(f.id)}`, (d) => /^fields\.\d/.test(d.path));
-    return { record: record as FormDefinition['record'], appears: appears === undefined ? start : ms(appears), cancelled: cancelled === undefined ? undefined : ms(cancelled) };
+    return {
+      record: record as FormDefinition['record'],
+      appears: appears === undefined ? start : ms(appears),
+      cancelled: cancelled === undefined ? undefined : ms(cancelled),
+    };
   });
-  duplicates(forms.map((f) => f.record.id), (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)));
+  duplicates(
+    forms.map((f) => f.record.id),
+    (id, index) => problems.push(at(['forms', index, 'id'], `form ${id} is declared twice`)),
+  );
 
   const shells = ((source.shells as Json[] | undefined) ?? []).map((sh, i): ShellDefinition => {
     const timeout = sh.timeout as number | undefined;
@@ -204,10 +275,15 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
       metadata: sh.metadata as Json | undefined,
       started,
       deadline: timeout ? started + timeout : undefined,
-      completes: completes ? { at: after(completes.after), exit: (completes.exit as number | undefined) ?? 0 } : undefined,
+      completes: completes
+        ? { at: after(completes.after), exit: (completes.exit as number | undefined) ?? 0 }
+        : undefined,
     };
   });
-  duplicates(shells.map((s) => s.id), (id, index) => problems.push(at(['shells', index, 'id'], `shell ${id} is declared twice`)));
+  duplicates(
+    shells.map((s) => s.id),
+    (id, index) => problems.push(at(['shells', index, 'id'], `shell ${id} is declared twice`)),
+  );
 
   const integrations = ((source.integrations as Json[] | undefined) ?? []).map((raw, i) => {
     const record = { methods: [], connections: [], ...raw } as unknown as Json & { id: string; connections: Json[] };
@@ -216,15 +292,31 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   });
   const integrationIds = new Set(integrations.map((r) => r.id));
   const attempts = ((source.attempts as Json[] | undefined) ?? []).map((a, i): AttemptDefinition => {
-    if (!integrationIds.has(a.integrationID as string)) problems.push(at(['attempts', i, 'integrationID'], undeclared('integration', String(a.integrationID), 'integrations', integrationIds)));
+    if (!integrationIds.has(a.integrationID as string))
+      problems.push(
+        at(
+          ['attempts', i, 'integrationID'],
+          undeclared('integration', String(a.integrationID), 'integrations', integrationIds),
+        ),
+      );
     const created = a.created === undefined ? start : instant(a.created, ['attempts', i, 'created']);
     const settles = a.settles as Json | undefined;
-    if (settles && settles.poll === undefined && settles.at === undefined) problems.push(at(['attempts', i, 'settles'], `attempts[${i}].settles says how, not when: add poll (the poll that settles it, 1 for the first) or at (a time)`));
+    if (settles && settles.poll === undefined && settles.at === undefined)
+      problems.push(
+        at(
+          ['attempts', i, 'settles'],
+          `attempts[${i}].settles says how, not when: add poll (the poll that settles it, 1 for the first) or at (a time)`,
+        ),
+      );
     return {
       id: a.id as string,
       integrationID: a.integrationID as string,
       created,
-      expires: created + (a.expires === undefined ? ATTEMPT_LIFETIME : (parseDuration(a.expires as string | number) ?? ATTEMPT_LIFETIME)),
+      expires:
+        created +
+        (a.expires === undefined
+          ? ATTEMPT_LIFETIME
+          : (parseDuration(a.expires as string | number) ?? ATTEMPT_LIFETIME)),
       settles: settles && {
         as: settles.as as 'complete' | 'failed',
         poll: settles.poll as number | undefined,
@@ -255,8 +347,11 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName }: 
   const model = source.model as Json | undefined;
   if (model) checkRecord('Model', model, ['model'], 'model');
   // A file position alone does not say which rule, so a rule's problem names its path.
-  const reportInRule = (i: number) => (path: Path, message: string) => problems.push(place(['rules', i, ...path], message, { subject: `${formatPath(['rules', i, ...path])}:` }));
-  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) => readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }));
+  const reportInRule = (i: number) => (path: Path, message: string) =>
+    problems.push(place(['rules', i, ...path], message, { subject: `${formatPath(['rules', i, ...path])}:` }));
+  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) =>
+    readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }),
+  );
   const declared = declaredResources({ sessions: scripted, forms, shells, attempts });
   rules.forEach((rule, i) => checkDeclaredStates(rule, declared, reportInRule(i)));
 
@@ -301,7 +396,10 @@ const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
  * what it cannot say is checked here: one kind per step, options that fit the kind, and an order a turn can
  * play (a failed step ends the turn; a retry needs an attempt after it).
  */
-function readTurns(raw: Json[], report: (path: Path, message: string, atKey: boolean) => void): Array<{ session: string; script: TurnScript }> {
+function readTurns(
+  raw: Json[],
+  report: (path: Path, message: string, atKey: boolean) => void,
+): Array<{ session: string; script: TurnScript }> {
   const duration = (value: unknown) => (value === undefined ? undefined : parseDuration(value as string | number));
   return raw.map((turn, i) => {
     const rawSteps = turn.steps as Json[];
@@ -309,18 +407,39 @@ function readTurns(raw: Json[], report: (path: Path, message: string, atKey: boo
       const path: Path = ['turns', i, 'steps', j];
       const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
       const kind = kinds[0] ?? 'text';
-      if (kinds.length !== 1) report(path, kinds.length ? `a step is one thing; this one is ${kinds.join(' and ')}` : `a step needs one of ${STEP_KINDS.join(', ')}`, false);
+      if (kinds.length !== 1)
+        report(
+          path,
+          kinds.length
+            ? `a step is one thing; this one is ${kinds.join(' and ')}`
+            : `a step needs one of ${STEP_KINDS.join(', ')}`,
+          false,
+        );
       for (const [option, fits] of Object.entries(STEP_OPTIONS)) {
-        if (step[option] !== undefined && kinds.length === 1 && !fits.includes(kind)) report([...path, option], `${option} does not apply to a ${kind} step`, true);
+        if (step[option] !== undefined && kinds.length === 1 && !fits.includes(kind))
+          report([...path, option], `${option} does not apply to a ${kind} step`, true);
       }
-      if (step.result !== undefined && step.error !== undefined) report([...path, 'error'], 'a tool call answers a result or fails with an error, not both', true);
-      if (kind === 'fail' && j < rawSteps.length - 1) report(['turns', i, 'steps', j + 1], 'nothing can follow fail: a failed step ends the turn (script a retry to try again)', false);
-      if (kind === 'retry' && j === rawSteps.length - 1) report(path, 'a retry needs the steps of the retried attempt after it', false);
+      if (step.result !== undefined && step.error !== undefined)
+        report([...path, 'error'], 'a tool call answers a result or fails with an error, not both', true);
+      if (kind === 'fail' && j < rawSteps.length - 1)
+        report(
+          ['turns', i, 'steps', j + 1],
+          'nothing can follow fail: a failed step ends the turn (script a retry to try again)',
+          false,
+        );
+      if (kind === 'retry' && j === rawSteps.length - 1)
+        report(path, 'a retry needs the steps of the retried attempt after it', false);
       const after = duration(step.after);
       switch (kind) {
         case 'reasoning':
         case 'text':
-          return { kind, text: step[kind] as string, after, chunk: step.chunk as number | undefined, every: duration(step.every) };
+          return {
+            kind,
+            text: step[kind] as string,
+            after,
+            chunk: step.chunk as number | undefined,
+            every: duration(step.every),
+          };
         case 'tool':
           return {
             kind,
@@ -338,7 +457,14 @@ function readTurns(raw: Json[], report: (path: Path, message: string, atKey: boo
           return { kind, message: step.fail as string, after };
         case 'retry': {
           const retry = typeof step.retry === 'string' ? { message: step.retry } : (step.retry as Json);
-          return { kind, message: retry.message as string, statusCode: retry.statusCode as number | undefined, attempt: retry.attempt as number | undefined, wait: duration(retry.wait), after };
+          return {
+            kind,
+            message: retry.message as string,
+            statusCode: retry.statusCode as number | undefined,
+            attempt: retry.attempt as number | undefined,
+            wait: duration(retry.wait),
+            after,
+          };
         }
       }
     });
@@ -360,7 +486,9 @@ function position(doc: Document, lines: LineCounter, path: Path, atKey: boolean)
     // An unknown field is best shown at its name, not its value.
     const parent = doc.getIn(path.slice(0, -1), true);
     const { isMap, isScalar } = yaml();
-    const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1]) : undefined;
+    const pair = isMap(parent)
+      ? parent.items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1])
+      : undefined;
     const range = isScalar(pair?.key) ? pair.key.range : undefined;
     if (range) return lines.linePos(range[0]);
   }

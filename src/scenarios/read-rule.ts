@@ -3,9 +3,9 @@
  * that it names a real operation and that what it answers is a status and body that operation declares.
  * Both kinds of rule go through `readRule`, so a rule means the same wherever it is written.
  */
-import { checkAnswer } from '../spec/answer-check.js';
+import { checkAnswer } from '../openapi/answer-check.js';
 import { parseDuration } from '../duration.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { STATEFUL_KINDS, type StatefulKind } from '../state/resource-states.js';
 import { didYouMean, undeclared } from '../text/closest.js';
@@ -31,7 +31,10 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
   const operationId = when.operation as string;
   const operation = spec.byId.get(operationId);
   if (!operation) {
-    report(['when', 'operation'], `no operation ${operationId} in the spec.${didYouMean(operationId, [...spec.byId.keys()], { quote: false })} GET /__sim/operations (or the README's operation table) lists them.`);
+    report(
+      ['when', 'operation'],
+      `no operation ${operationId} in the spec.${didYouMean(operationId, [...spec.byId.keys()], { quote: false })} GET /__sim/operations (or the README's operation table) lists them.`,
+    );
   }
   const delay = then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0);
   const matching = {
@@ -63,13 +66,22 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
     const declared = [...operation.declaredTags].join(', ');
     status = [...operation.responses.values()].find((r) => tag !== undefined && r.tags.includes(tag))?.status;
     if (tag === undefined) report(['then', 'error'], `an error needs its _tag (declared: ${declared})`);
-    else if (status === undefined) report(['then', 'error', tagField], `${String(tag)} is not an error ${operation.operationId} declares.${didYouMean(String(tag), [...operation.declaredTags], { quote: false })} Declared: ${declared}.`);
+    else if (status === undefined)
+      report(
+        ['then', 'error', tagField],
+        `${String(tag)} is not an error ${operation.operationId} declares.${didYouMean(String(tag), [...operation.declaredTags], { quote: false })} Declared: ${declared}.`,
+      );
   }
-  if (operation && status === undefined && !error) report(['then'], 'say what to answer: status (and body), error, or drop');
+  if (operation && status === undefined && !error)
+    report(['then'], 'say what to answer: status (and body), error, or drop');
   if (operation && status !== undefined) {
     // Location-scoped answers get their envelope's location filled in when served; check them with one.
-    const served = withLocation(operation.locationEnvelope, answer, { directory: '/', project: { id: 'global', directory: '/' } });
-    for (const problem of checkAnswer(operation, status, served)) report(['then'], `answer violates the spec: ${problem}`);
+    const served = withLocation(operation.locationEnvelope, answer, {
+      directory: '/',
+      project: { id: 'global', directory: '/' },
+    });
+    for (const problem of checkAnswer(operation, status, served))
+      report(['then'], `answer violates the spec: ${problem}`);
   }
   return { ...matching, status: status ?? 500, answer, delay };
 }
@@ -77,7 +89,9 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
 /** The ids of each stateful kind a scenario declares, for rules' `when.state`. */
 export type DeclaredResources = { readonly [K in StatefulKind]: ReadonlySet<string> };
 
-export function declaredResources(scenario: Pick<ScenarioDefinition, 'sessions' | 'forms' | 'shells' | 'attempts'>): DeclaredResources {
+export function declaredResources(
+  scenario: Pick<ScenarioDefinition, 'sessions' | 'forms' | 'shells' | 'attempts'>,
+): DeclaredResources {
   return {
     session: new Set(scenario.sessions.map((s) => s.id)),
     form: new Set(scenario.forms.map((f) => f.record.id)),
@@ -87,12 +101,18 @@ export function declaredResources(scenario: Pick<ScenarioDefinition, 'sessions' 
 }
 
 /** Reports each `when.state` condition on a resource that is not declared (none are, without a scenario). */
-export function checkDeclaredStates(rule: RuleDefinition, declared: DeclaredResources | undefined, report: Report): void {
+export function checkDeclaredStates(
+  rule: RuleDefinition,
+  declared: DeclaredResources | undefined,
+  report: Report,
+): void {
   for (const kind of STATEFUL_KINDS) {
     const condition = rule.state?.[kind];
     if (!condition) continue;
-    if (!declared) report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared: no scenario is loaded`);
-    else if (!declared[kind].has(condition.id)) report(['when', 'state', kind, 'id'], undeclared(kind, condition.id, `${kind}s`, declared[kind]));
+    if (!declared)
+      report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared: no scenario is loaded`);
+    else if (!declared[kind].has(condition.id))
+      report(['when', 'state', kind, 'id'], undeclared(kind, condition.id, `${kind}s`, declared[kind]));
   }
 }
 
@@ -108,19 +128,34 @@ export interface RuntimeRuleOptions {
  * entry, then the checks a scenario's rule gets, then its states against `scenario`'s resources. Throws a
  * `ScenarioError` listing every problem by its path in the rule.
  */
-export function readRuntimeRule(value: unknown, spec: SpecIndex, scenario: ScenarioDefinition | undefined, options: RuntimeRuleOptions): RuleDefinition {
+export function readRuntimeRule(
+  value: unknown,
+  spec: SpecIndex,
+  scenario: ScenarioDefinition | undefined,
+  options: RuntimeRuleOptions,
+): RuleDefinition {
   const where = `runtime rule ${options.id}`;
   const problem = (path: Path, message: string, subject?: string): ScenarioProblem => {
     const place = formatPath(path);
     // A problem about the whole rule has no path to show, so it names its subject instead.
-    return { file: where, line: 0, col: 0, path: place, message: !place && subject ? `${subject} ${message}` : message };
+    return {
+      file: where,
+      line: 0,
+      col: 0,
+      path: place,
+      message: !place && subject ? `${subject} ${message}` : message,
+    };
   };
   const formatProblems = checkRuleFormat(value).map((p) => problem(p.path, p.message, p.subject));
   if (formatProblems.length) throw new ScenarioError(formatProblems);
   const start = options.start ?? scenario?.start ?? DEFAULT_START;
   const problems: ScenarioProblem[] = [];
   const report: Report = (path, message) => problems.push(problem(path, message));
-  const rule = readRule(value as Json, spec, { at: (v) => start + (parseDuration(v as string | number) ?? 0), report, where });
+  const rule = readRule(value as Json, spec, {
+    at: (v) => start + (parseDuration(v as string | number) ?? 0),
+    report,
+    where,
+  });
   checkDeclaredStates(rule, scenario && declaredResources(scenario), report);
   if (problems.length) throw new ScenarioError(problems);
   return rule;
@@ -128,6 +163,15 @@ export function readRuntimeRule(value: unknown, spec: SpecIndex, scenario: Scena
 
 /** Adds `location` to a location-scoped success body that the scenario wrote without one. */
 export function withLocation(envelope: boolean, body: unknown, location: unknown): unknown {
-  if (!envelope || typeof body !== 'object' || body === null || Array.isArray(body) || 'location' in body || '_tag' in body || !('data' in body)) return body;
+  if (
+    !envelope ||
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    'location' in body ||
+    '_tag' in body ||
+    !('data' in body)
+  )
+    return body;
   return { location, ...body };
 }

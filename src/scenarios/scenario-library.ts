@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimScenarioNotFoundError } from '../errors.js';
-import type { SpecIndex } from '../spec/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import type { ScenarioDefinition } from './definition.js';
 import { loadScenarioFile, loadScenarioObject, parseScenario } from './load-scenario.js';
 
@@ -57,7 +57,12 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
   const library: ScenarioLibrary = {
     available,
     loadNamed(name) {
-      if (!SCENARIO_NAME.test(name) || name.endsWith('.yaml') || name.endsWith('.yml')) throw new SimScenarioNotFoundError(name, available(), 'over HTTP a scenario is a name from the list, or its YAML text as {"yaml": "…"}');
+      if (!SCENARIO_NAME.test(name) || name.endsWith('.yaml') || name.endsWith('.yml'))
+        throw new SimScenarioNotFoundError(
+          name,
+          available(),
+          'over HTTP a scenario is a name from the list, or its YAML text as {"yaml": "…"}',
+        );
       return library.load(name);
     },
     loadText: (text, file) => parseScenario(text, file, spec),

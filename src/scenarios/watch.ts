@@ -29,7 +29,11 @@ export interface ScenarioWatchOptions {
 export const DEFAULT_DEBOUNCE_MS = 100;
 
 /** Starts watching `file`; the returned function stops it. */
-export function watchScenarioFile(file: string, handlers: ScenarioWatchHandlers, options: ScenarioWatchOptions = {}): () => void {
+export function watchScenarioFile(
+  file: string,
+  handlers: ScenarioWatchHandlers,
+  options: ScenarioWatchOptions = {},
+): () => void {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   const name = basename(file);
   // The 1 ms covers Date.now() rounding down: a file written just before loading must not count as changed.
@@ -51,7 +55,11 @@ export function watchScenarioFile(file: string, handlers: ScenarioWatchHandlers,
     try {
       definition = handlers.load(text);
     } catch (error) {
-      handlers.failed(error instanceof ScenarioError ? error.problems.map(describeProblem) : [`${file}: ${error instanceof Error ? error.message : String(error)}`]);
+      handlers.failed(
+        error instanceof ScenarioError
+          ? error.problems.map(describeProblem)
+          : [`${file}: ${error instanceof Error ? error.message : String(error)}`],
+      );
       return;
     }
     handlers.reloaded(definition);

@@ -79,11 +79,14 @@ export function createClock(options: ClockOptions = {}): Clock {
     wake = undefined;
     armedAt = next;
     if (next === undefined) return;
-    wake = setTimeout(() => {
-      wake = undefined;
-      armedAt = undefined;
-      clock.settle();
-    }, Math.max(0, next - flowing()));
+    wake = setTimeout(
+      () => {
+        wake = undefined;
+        armedAt = undefined;
+        clock.settle();
+      },
+      Math.max(0, next - flowing()),
+    );
     wake.unref();
   };
   const arm = () => {

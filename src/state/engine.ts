@@ -93,8 +93,16 @@ export function createEngine(options: EngineOptions): Engine {
       const committed: DomainEvent[] = [];
       for (const draft of drafts) {
         const time = clock.now();
-        const event = { ...draft, kind: 'event', seq: 0, id: eventIds.ascending('evt_', time), time, cause } as DomainEvent;
-        const apply = resources.appliers[event.type] as ((w: World, e: DomainEvent) => DomainEvent['transition'] | void) | undefined;
+        const event = {
+          ...draft,
+          kind: 'event',
+          seq: 0,
+          id: eventIds.ascending('evt_', time),
+          time,
+          cause,
+        } as DomainEvent;
+        const apply = resources.appliers[event.type] as
+          ((w: World, e: DomainEvent) => DomainEvent['transition'] | void) | undefined;
         const transition = apply?.(world, event);
         if (transition) event.transition = transition;
         committed.push(log.append<DomainEvent>(event));

@@ -28,7 +28,8 @@ export interface ExchangeEntry {
 }
 
 /** `reload`: a watched scenario file changed and the world restarted from it; `reload.failed`: the edit was refused. */
-export type ControlAction = 'advance' | 'reset' | 'scenario' | 'reload' | 'reload.failed' | 'rule.added' | 'rule.removed';
+export type ControlAction =
+  'advance' | 'reset' | 'scenario' | 'reload' | 'reload.failed' | 'rule.added' | 'rule.removed';
 
 /** The actions after which the world starts afresh: readers that keep what they saw of the old one let it go. */
 export const WORLD_RESTARTS: ReadonlySet<ControlAction> = new Set<ControlAction>(['reset', 'scenario', 'reload']);

@@ -16,7 +16,9 @@ export type ResourceState<K extends StatefulKind> = (typeof RESOURCE_STATES)[K][
 export const STATEFUL_KINDS = Object.keys(RESOURCE_STATES) as StatefulKind[];
 
 /** Every transition a kind can make, `from → to`; coverage counts which of them a run made happen. */
-export const TRANSITIONS: { readonly [K in StatefulKind]: ReadonlyArray<readonly [ResourceState<K>, ResourceState<K>]> } = {
+export const TRANSITIONS: {
+  readonly [K in StatefulKind]: ReadonlyArray<readonly [ResourceState<K>, ResourceState<K>]>;
+} = {
   session: [
     ['scheduled', 'idle'],
     ['idle', 'busy'],

@@ -4,7 +4,15 @@
  * when a domain event is applied (a request decided it, or a timer fell due), so each change has an instant
  * and a cause that the log records. Lookups are Maps by id.
  */
-import type { AttemptDefinition, FormDefinition, MessageRecord, PtyDefinition, ScenarioDefinition, SessionDefinition, ShellDefinition } from '../scenarios/definition.js';
+import type {
+  AttemptDefinition,
+  FormDefinition,
+  MessageRecord,
+  PtyDefinition,
+  ScenarioDefinition,
+  SessionDefinition,
+  ShellDefinition,
+} from '../scenarios/definition.js';
 import { createIds, createRandom, type IdFactory } from './random.js';
 import type { ResourceState, StatefulKind } from './resource-states.js';
 
@@ -165,10 +173,16 @@ const DEFAULT_AGENT = 'build';
 const DEFAULT_MODEL: ModelRef = { id: 'claude-sonnet-4-5', providerID: 'anthropic' };
 
 /** The agent and model a session's history leaves it with: its last switches, else the scenario's defaults. */
-function initialChoice(definition: SessionDefinition, scenario: ScenarioDefinition): { agent: string; model: ModelRef } {
+function initialChoice(
+  definition: SessionDefinition,
+  scenario: ScenarioDefinition,
+): { agent: string; model: ModelRef } {
   const fallback = scenario.model as Partial<ModelRef> | undefined;
   let agent = DEFAULT_AGENT;
-  let model: ModelRef = typeof fallback?.id === 'string' && typeof fallback.providerID === 'string' ? { id: fallback.id, providerID: fallback.providerID } : DEFAULT_MODEL;
+  let model: ModelRef =
+    typeof fallback?.id === 'string' && typeof fallback.providerID === 'string'
+      ? { id: fallback.id, providerID: fallback.providerID }
+      : DEFAULT_MODEL;
   for (const m of definition.messages) {
     if (m.type === 'agent-switched' && typeof m.agent === 'string') agent = m.agent;
     if (m.type === 'model-switched' && m.model) model = { ...(m.model as ModelRef) };
@@ -205,18 +219,29 @@ export function createWorld(scenario: ScenarioDefinition): World {
   );
   const forms = new Map(
     scenario.forms.map((definition): [string, FormState] => {
-      const status = definition.cancelled !== undefined && definition.cancelled <= start ? 'cancelled' : definition.appears <= start ? 'pending' : 'scheduled';
+      const status =
+        definition.cancelled !== undefined && definition.cancelled <= start
+          ? 'cancelled'
+          : definition.appears <= start
+            ? 'pending'
+            : 'scheduled';
       return [definition.record.id, { definition, status }];
     }),
   );
   const shells = new Map(
     scenario.shells.map((definition): [string, ShellState] => {
       // A command that starts later does not exist until then (the timeline starts it).
-      const state: ShellState = { definition, status: definition.started > start ? 'scheduled' : 'running', deadline: definition.deadline };
+      const state: ShellState = {
+        definition,
+        status: definition.started > start ? 'scheduled' : 'running',
+        deadline: definition.deadline,
+      };
       // One started before the start may have ended by then: whichever came first, as the timeline decides later.
       const { completes: done, deadline } = definition;
-      if (done && done.at <= start && (deadline === undefined || done.at < deadline)) Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
-      else if (deadline !== undefined && deadline <= start) Object.assign(state, { status: 'timeout', completed: deadline });
+      if (done && done.at <= start && (deadline === undefined || done.at < deadline))
+        Object.assign(state, { status: 'exited', completed: done.at, exit: done.exit });
+      else if (deadline !== undefined && deadline <= start)
+        Object.assign(state, { status: 'timeout', completed: deadline });
       return [definition.id, state];
     }),
   );
@@ -228,8 +253,18 @@ export function createWorld(scenario: ScenarioDefinition): World {
     shells,
     integrations: new Map(scenario.integrations.map((i) => [i.id, structuredClone(i)])),
     // An attempt created before the start may have expired by then.
-    attempts: new Map(scenario.attempts.map((definition): [string, AttemptState] => [definition.id, { definition, polls: 0, status: definition.expires <= start ? 'expired' : 'pending' }])),
-    ptys: new Map(scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, { definition, status: definition.record.status === 'exited' ? 'exited' : 'running' }])),
+    attempts: new Map(
+      scenario.attempts.map((definition): [string, AttemptState] => [
+        definition.id,
+        { definition, polls: 0, status: definition.expires <= start ? 'expired' : 'pending' },
+      ]),
+    ),
+    ptys: new Map(
+      scenario.ptys.map((definition): [string, PtyState] => [
+        definition.record.id,
+        { definition, status: definition.record.status === 'exited' ? 'exited' : 'running' },
+      ]),
+    ),
     copies: new Set(),
   };
 }
@@ -261,9 +296,22 @@ export function snapshotWorld(world: World): Record<string, unknown> {
       state: f.status,
       ...(f.answer ? { answer: f.answer } : {}),
     })),
-    shells: [...world.shells.values()].map((sh) => ({ id: sh.definition.id, state: sh.status, deadline: sh.deadline ?? null })),
-    attempts: [...world.attempts.values()].map((a) => ({ id: a.definition.id, integrationID: a.definition.integrationID, state: a.status, polls: a.polls })),
+    shells: [...world.shells.values()].map((sh) => ({
+      id: sh.definition.id,
+      state: sh.status,
+      deadline: sh.deadline ?? null,
+    })),
+    attempts: [...world.attempts.values()].map((a) => ({
+      id: a.definition.id,
+      integrationID: a.definition.integrationID,
+      state: a.status,
+      polls: a.polls,
+    })),
     integrations: [...world.integrations.values()].map((i) => ({ id: i.id, connections: i.connections })),
-    ptys: [...world.ptys.values()].map((p) => ({ id: p.definition.record.id, state: p.status, ...(p.exitCode === undefined ? {} : { exitCode: p.exitCode }) })),
+    ptys: [...world.ptys.values()].map((p) => ({
+      id: p.definition.record.id,
+      state: p.status,
+      ...(p.exitCode === undefined ? {} : { exitCode: p.exitCode }),
+    })),
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { Answer } from '../http/io.js';
 import { createSseChannel, sseFrame, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
-import type { ProjectContext } from '../spec/location.js';
+import type { ProjectContext } from '../openapi/location.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
@@ -92,8 +92,17 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       if (entry.type === 'session.status' && entry.data.status.type === 'idle' && engine.world) {
         const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, around);
         if (info) {
-          const updated = publish({ ...entry, type: 'session.updated', data: { sessionID: entry.data.sessionID, info } } as unknown as DomainEvent, around, sequence);
-          if (updated && subscribers.size) broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);
+          const updated = publish(
+            {
+              ...entry,
+              type: 'session.updated',
+              data: { sessionID: entry.data.sessionID, info },
+            } as unknown as DomainEvent,
+            around,
+            sequence,
+          );
+          if (updated && subscribers.size)
+            broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);
         }
       }
       return;

@@ -42,7 +42,9 @@ export interface Surroundings {
 }
 
 /** Reshapes where the domain event's data is not the client's. */
-const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json } } = {
+const RESHAPE: {
+  [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json };
+} = {
   // The client is sent the session's record, as the real server sends it.
   'session.created': ({ data, time }, { world, directory, projectID }) => {
     const info = world && sessionInfo(world, data.sessionID, time, { directory, projectID: projectID ?? 'global' });
@@ -67,13 +69,15 @@ const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, a
       revert: {
         messageID: data.revert.messageID,
         snapshot: data.revert.snapshot,
-        files: (data.revert.files as Array<{ file: string; patch: string; additions: number; deletions: number }>).map((f) => ({
-          path: f.file,
-          status: 'modified',
-          additions: f.additions,
-          deletions: f.deletions,
-          patch: f.patch,
-        })),
+        files: (data.revert.files as Array<{ file: string; patch: string; additions: number; deletions: number }>).map(
+          (f) => ({
+            path: f.file,
+            status: 'modified',
+            additions: f.additions,
+            deletions: f.deletions,
+            patch: f.patch,
+          }),
+        ),
       },
     },
   }),
@@ -81,7 +85,11 @@ const RESHAPE: { [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, a
 
 /** Events of a session's durable aggregate: numbered per session (`durable.seq`), as the real server does. */
 export function sessionAggregate(type: string, data: Json): string | undefined {
-  const durable = type.startsWith('session.next.') || type === 'session.created' || type === 'session.updated' || type === 'session.deleted';
+  const durable =
+    type.startsWith('session.next.') ||
+    type === 'session.created' ||
+    type === 'session.updated' ||
+    type === 'session.deleted';
   return durable && typeof data.sessionID === 'string' ? data.sessionID : undefined;
 }
 
@@ -109,7 +117,8 @@ export function createSequenceCounter(): SequenceCounter {
     reset(world) {
       last.clear();
       // A session the scenario creates later starts its numbering with its session.created, at 0.
-      for (const [id, session] of world?.sessions ?? []) if (session.status !== 'scheduled') last.set(id, session.messages.length);
+      for (const [id, session] of world?.sessions ?? [])
+        if (session.status !== 'scheduled') last.set(id, session.messages.length);
     },
   };
 }
@@ -124,11 +133,19 @@ export interface PublicationContext {
  * The session record `session.updated` carries, as the client types it (`Session`), built from the world:
  * the real server announces a session's new `time.updated` (and cost) when a turn ends.
  */
-export function sessionInfo(world: World, sessionID: string, now: number, context: PublicationContext): Json | undefined {
+export function sessionInfo(
+  world: World,
+  sessionID: string,
+  now: number,
+  context: PublicationContext,
+): Json | undefined {
   const session = world.sessions.get(sessionID);
   if (!session) return undefined;
   const { appears } = session.definition;
-  const created = appears > world.scenario.start ? appears : ((session.messages[0]?.time.created as number | undefined) ?? world.scenario.start);
+  const created =
+    appears > world.scenario.start
+      ? appears
+      : ((session.messages[0]?.time.created as number | undefined) ?? world.scenario.start);
   return {
     id: sessionID,
     slug: slugOf(sessionID),
@@ -160,14 +177,17 @@ function slugOf(sessionID: string): string {
 export function publish(event: DomainEvent, around: Surroundings, sequence: SequenceCounter): Envelope | undefined {
   if (!isPublished(event.type)) return undefined;
   const { directory } = around;
-  const reshape = RESHAPE[event.type] as ((e: DomainEvent, around: Surroundings) => { type: string; data: Json }) | undefined;
+  const reshape = RESHAPE[event.type] as
+    ((e: DomainEvent, around: Surroundings) => { type: string; data: Json }) | undefined;
   const { type, data } = reshape ? reshape(event, around) : { type: event.type, data: event.data as Json };
   const aggregate = sessionAggregate(type, data);
   // Key order as the real server writes it: id, type, durable, location, data.
   return {
     id: event.id,
     type,
-    ...(aggregate === undefined ? {} : { durable: { aggregateID: aggregate, seq: sequence.next(aggregate), version: 1 } }),
+    ...(aggregate === undefined
+      ? {}
+      : { durable: { aggregateID: aggregate, seq: sequence.next(aggregate), version: 1 } }),
     location: { directory },
     data,
   };

@@ -41,7 +41,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j <= t.length; j++) {
       const cost = s[i - 1] === t[j - 1] ? 0 : 1;
       let d = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) d = Math.min(d, (beforePrevious[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        d = Math.min(d, (beforePrevious[j - 2] as number) + 1);
       current.push(d);
     }
     beforePrevious = previous;

@@ -72,7 +72,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector in Chro
     await text(page.locator('#now')).toBe('2026-11-22T09:00:15.000Z');
     // The transition is also in the events, with the timer that made it.
     await page.keyboard.press('2');
-    await page.locator('#events li', { hasText: 'shell.exited' }).filter({ hasText: SHELL }).filter({ hasText: 'running → timeout' }).waitFor();
+    await page
+      .locator('#events li', { hasText: 'shell.exited' })
+      .filter({ hasText: SHELL })
+      .filter({ hasText: 'running → timeout' })
+      .waitFor();
     await page.keyboard.press('1');
   });
 

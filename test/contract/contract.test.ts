@@ -6,7 +6,15 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { declaredStatuses, declaredTag, operation, operations, parameters, requestBody, specProblems } from '../support/spec-validator.js';
+import {
+  declaredStatuses,
+  declaredTag,
+  operation,
+  operations,
+  parameters,
+  requestBody,
+  specProblems,
+} from '../support/spec-validator.js';
 import { url, validRequests, type SampleRequest } from '../support/requests.js';
 
 let app: SimApp;
@@ -14,17 +22,24 @@ beforeAll(async () => {
   app = await createApp({ log: () => {} });
 });
 
-function send(sample: SampleRequest, options: { query?: string; body?: unknown; rawBody?: string; contentType?: string; prefer?: string } = {}) {
+function send(
+  sample: SampleRequest,
+  options: { query?: string; body?: unknown; rawBody?: string; contentType?: string; prefer?: string } = {},
+) {
   let req = request(app)[sample.method.toLowerCase() as 'get'](url(sample, options.query));
   if (options.prefer) req = req.set('Prefer', options.prefer);
-  if (options.rawBody !== undefined) return req.set('Content-Type', options.contentType ?? 'application/json').send(options.rawBody);
+  if (options.rawBody !== undefined)
+    return req.set('Content-Type', options.contentType ?? 'application/json').send(options.rawBody);
   const body = 'body' in options ? options.body : sample.body;
   return body === undefined ? req : req.set('Content-Type', 'application/json').send(JSON.stringify(body));
 }
 
 function expectSpecValid(operationId: string, res: request.Response): void {
   const body = res.status === 204 ? undefined : res.body;
-  expect(specProblems(operationId, res.status, body, res.headers['content-type']), `${operationId} ${res.status} ${res.text}`).toEqual([]);
+  expect(
+    specProblems(operationId, res.status, body, res.headers['content-type']),
+    `${operationId} ${res.status} ${res.text}`,
+  ).toEqual([]);
   expect(res.headers['x-sim-violations']).toBeUndefined();
 }
 
@@ -61,11 +76,14 @@ it('probes a wrong-pattern path id on every operation with a patterned path para
   // Counted by hand in the spec: the 10 operations under /api/session/{sessionID} and the 2 under /api/shell/{id}.
   expect(patternedOperations).toHaveLength(12);
   // Cross-check from the path templates alone, without the parameter definitions the probe reads.
-  const byTemplate = operations.filter((o) => o.path.includes('{sessionID}') || o.path.startsWith('/api/shell/{id}')).map((o) => o.operationId);
+  const byTemplate = operations
+    .filter((o) => o.path.includes('{sessionID}') || o.path.startsWith('/api/shell/{id}'))
+    .map((o) => o.operationId);
   expect([...patternedOperations].sort()).toEqual(byTemplate.sort());
   expect(patternedPathParams('v2.session.form.reply').map((p) => p.name)).toEqual(['sessionID', 'formID']);
   expect(patternedPathParams('v2.session.question.reply').map((p) => p.name)).toEqual(['sessionID', 'requestID']);
-  for (const id of patternedOperations) for (const { pattern } of patternedPathParams(id)) expect(new RegExp(pattern, 'u').test(BAD_ID)).toBe(false);
+  for (const id of patternedOperations)
+    for (const { pattern } of patternedPathParams(id)) expect(new RegExp(pattern, 'u').test(BAD_ID)).toBe(false);
 });
 
 /**
@@ -107,7 +125,10 @@ describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
   });
 
   applies(hasBody)('answers a non-JSON content type with a declared error', async () => {
-    expectDeclaredError(operationId, await send(sample, { rawBody: 'a=b', contentType: 'application/x-www-form-urlencoded' }));
+    expectDeclaredError(
+      operationId,
+      await send(sample, { rawBody: 'a=b', contentType: 'application/x-www-form-urlencoded' }),
+    );
   });
 
   applies(hasBody)('answers a body that is not an object with a declared error', async () => {
@@ -119,11 +140,14 @@ describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
   });
 
   const requiredFields: string[] = body?.schema?.required ?? [];
-  applies(requiredFields.length > 0)('answers a body missing its required fields with a declared error naming one', async () => {
-    const res = await send(sample, { body: {} });
-    expectDeclaredError(operationId, res);
-    expect(JSON.stringify(res.body)).toContain(requiredFields[0]);
-  });
+  applies(requiredFields.length > 0)(
+    'answers a body missing its required fields with a declared error naming one',
+    async () => {
+      const res = await send(sample, { body: {} });
+      expectDeclaredError(operationId, res);
+      expect(JSON.stringify(res.body)).toContain(requiredFields[0]);
+    },
+  );
 
   const patterned = patternedPathParams(operationId);
   applies(patterned.length > 0)('answers a path id of the wrong pattern with a declared error', async () => {
@@ -154,7 +178,9 @@ describe.each(answering.map((o) => o.operationId))('%s', (operationId) => {
 
 describe('v2.session.messages query rules', () => {
   const sample = validRequests['v2.session.messages'] as SampleRequest;
-  const cursor = Buffer.from(JSON.stringify({ id: 'msg_203a52106001tZWYWeFGLbY095', order: 'desc', direction: 'next' })).toString('base64url');
+  const cursor = Buffer.from(
+    JSON.stringify({ id: 'msg_203a52106001tZWYWeFGLbY095', order: 'desc', direction: 'next' }),
+  ).toString('base64url');
 
   it.each([
     ['cursor combined with order', `cursor=${cursor}&order=asc`, 'Cursor cannot be combined with order'],

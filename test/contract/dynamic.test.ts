@@ -14,10 +14,17 @@ it('generates spec-valid bodies for every operation, seed after seed', async () 
     const app = await createApp({ dynamic: true, seed: `s${i}`, log: (l) => failures.push(l.split('\n')[0] ?? '') });
     for (const [id, sample] of Object.entries(validRequests)) {
       let req = request(app)[sample.method.toLowerCase() as 'get'](url(sample));
-      if (sample.body !== undefined) req = req.set('content-type', 'application/json').send(JSON.stringify(sample.body));
+      if (sample.body !== undefined)
+        req = req.set('content-type', 'application/json').send(JSON.stringify(sample.body));
       const res = await req;
-      const problems = specProblems(id, res.status, res.status === 204 ? undefined : res.body, res.headers['content-type']);
-      if (res.status >= 300 || problems.length) failures.push(`${id} seed s${i}: ${res.status} ${problems.slice(0, 3).join('; ')}`);
+      const problems = specProblems(
+        id,
+        res.status,
+        res.status === 204 ? undefined : res.body,
+        res.headers['content-type'],
+      );
+      if (res.status >= 300 || problems.length)
+        failures.push(`${id} seed s${i}: ${res.status} ${problems.slice(0, 3).join('; ')}`);
     }
   }
   expect(failures).toEqual([]);

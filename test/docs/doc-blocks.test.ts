@@ -15,7 +15,9 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sim-docs-'));
 /** What npm adds to the environment names this checkout; the blocks must act on their own directories. */
 const env = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|init_cwd$|vitest|test$|node_env$)/i.test(name))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm_|init_cwd$|vitest|test$|node_env$)/i.test(name)),
+  ),
   NO_COLOR: '1',
 };
 
@@ -25,7 +27,8 @@ function checkoutCopy(): string {
   mkdirSync(dir);
   for (const entry of readdirSync(REPO)) {
     if (entry === '.git') continue;
-    if (entry === 'scenarios' || entry === 'recordings') cpSync(join(REPO, entry), join(dir, entry), { recursive: true });
+    if (entry === 'scenarios' || entry === 'recordings')
+      cpSync(join(REPO, entry), join(dir, entry), { recursive: true });
     else symlinkSync(join(REPO, entry), join(dir, entry));
   }
   return dir;
@@ -35,7 +38,14 @@ function checkoutCopy(): string {
 function consumerProject(name: string): string {
   const dir = join(scratch, name);
   mkdirSync(join(dir, 'node_modules/.bin'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module', devDependencies: { 'session-agent-sim': '*', vitest: '*' } }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      { name, private: true, type: 'module', devDependencies: { 'session-agent-sim': '*', vitest: '*' } },
+      null,
+      2,
+    ),
+  );
   symlinkSync(REPO, join(dir, 'node_modules/session-agent-sim'));
   symlinkSync(join(REPO, 'node_modules/vitest'), join(dir, 'node_modules/vitest'));
   symlinkSync(join(REPO, 'bin/session-agent-sim.js'), join(dir, 'node_modules/.bin/session-agent-sim'));
@@ -47,7 +57,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const documents: Array<{ file: string; cwd: () => string; quickStart: string }> = [
   { file: 'README.md', cwd: checkoutCopy, quickStart: 'node bin/session-agent-sim.js mock' },
-  { file: 'docs/getting-started.md', cwd: () => consumerProject('my-app'), quickStart: 'npx --no session-agent-sim mock' },
+  {
+    file: 'docs/getting-started.md',
+    cwd: () => consumerProject('my-app'),
+    quickStart: 'npx --no session-agent-sim mock',
+  },
   { file: 'docs/errors.md', cwd: () => consumerProject('errors'), quickStart: 'npx --no session-agent-sim mock' },
 ];
 
@@ -69,7 +83,8 @@ for (const { file, cwd, quickStart } of documents) {
           if (skipped) continue;
           const where = `${file}:${command.line} ${command.text.split('\n')[0]}\nprinted:\n${output}`;
           const failures = output.split('\n').filter((line) => /^\[exit \d+\]$/.test(line));
-          for (const failure of failures) expect(command.expected, `${where}\nexits non-zero, and the document does not show it`).toContain(failure);
+          for (const failure of failures)
+            expect(command.expected, `${where}\nexits non-zero, and the document does not show it`).toContain(failure);
           expect(missingLine(command.expected, output), where).toBeUndefined();
         }
       }, 90_000);

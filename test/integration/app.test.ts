@@ -18,7 +18,9 @@ describe('location envelope', () => {
   });
 
   it('echoes the requested directory and workspace, inside the same project', async () => {
-    const res = await request(app).get('/api/fs/list').query('location[directory]=/home/dev/acme-web/packages/ui&location[workspace]=wrk_203a1');
+    const res = await request(app)
+      .get('/api/fs/list')
+      .query('location[directory]=/home/dev/acme-web/packages/ui&location[workspace]=wrk_203a1');
     expect(res.status).toBe(200);
     expect(res.body.location.directory).toBe('/home/dev/acme-web/packages/ui');
     expect(res.body.location.workspaceID).toBe('wrk_203a1');
@@ -57,7 +59,11 @@ describe('Prefer controls', () => {
   it('fills a forced error with the ids of the request', async () => {
     const res = await request(app).get('/api/session/ses_mine123/message').set('Prefer', 'code=404');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ _tag: 'SessionNotFoundError', sessionID: 'ses_mine123', message: 'Session not found: ses_mine123' });
+    expect(res.body).toEqual({
+      _tag: 'SessionNotFoundError',
+      sessionID: 'ses_mine123',
+      message: 'Session not found: ses_mine123',
+    });
   });
 
   it('refuses an undeclared status with a hint listing the declared ones', async () => {
@@ -75,17 +81,30 @@ describe('Prefer controls', () => {
 
   it('suggests the example meant by a misspelt name', async () => {
     const res = await request(app).get('/api/shell/sh_203a7d1f3001QrStUvWxYz0123').set('Prefer', 'example=timout');
-    expect(res.body).toMatchObject({ _tag: 'SimPreferenceError', hint: 'Did you mean "timeout"? Examples for status 200: running, exited, timeout' });
+    expect(res.body).toMatchObject({
+      _tag: 'SimPreferenceError',
+      hint: 'Did you mean "timeout"? Examples for status 200: running, exited, timeout',
+    });
   });
 
   it('points a misspelt control path at the route meant, and says what a clock step looks like', async () => {
     const journal = await request(app).get('/__sim/journl');
     expect(journal.status).toBe(404);
-    expect(journal.body).toMatchObject({ _tag: 'SimRouteNotFoundError', hint: 'Closest operations: GET /__sim/journal, DELETE /__sim/journal' });
+    expect(journal.body).toMatchObject({
+      _tag: 'SimRouteNotFoundError',
+      hint: 'Closest operations: GET /__sim/journal, DELETE /__sim/journal',
+    });
     const advance = await request(app).post('/__sim/clock/advance').send({ by: '10 sec' });
-    expect(advance.body).toEqual({ _tag: 'SimControlRequestError', message: '"10 sec" is not an amount of time to advance by', hint: 'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative' });
+    expect(advance.body).toEqual({
+      _tag: 'SimControlRequestError',
+      message: '"10 sec" is not an amount of time to advance by',
+      hint: 'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative',
+    });
     const scenario = await request(app).put('/__sim/scenario').send({ name: 'forms-setling' });
-    expect(scenario.body).toMatchObject({ _tag: 'SimScenarioNotFoundError', message: 'No scenario "forms-setling". Did you mean "forms-settling"?' });
+    expect(scenario.body).toMatchObject({
+      _tag: 'SimScenarioNotFoundError',
+      message: 'No scenario "forms-setling". Did you mean "forms-settling"?',
+    });
   });
 });
 
@@ -117,9 +136,16 @@ describe('dynamic answers', () => {
 
 describe('bad input', () => {
   it('names the offending body field, its kind and what is wrong', async () => {
-    const res = await request(app).post(`/api/session/${SES}/model`).send({ model: { id: 5, providerID: 'anthropic' } });
+    const res = await request(app)
+      .post(`/api/session/${SES}/model`)
+      .send({ model: { id: 5, providerID: 'anthropic' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ _tag: 'InvalidRequestError', kind: 'Payload', field: 'model.id', message: 'Body field "model.id" must be string' });
+    expect(res.body).toEqual({
+      _tag: 'InvalidRequestError',
+      kind: 'Payload',
+      field: 'model.id',
+      message: 'Body field "model.id" must be string',
+    });
   });
 
   it('names a wrong path id the way the real server does', async () => {
@@ -131,12 +157,17 @@ describe('bad input', () => {
 
   it('explains a bad limit in words on the message listing', async () => {
     const res = await request(app).get(`/api/session/${SES}/message?limit=1000`);
-    expect(res.body).toEqual({ _tag: 'InvalidCursorError', message: 'Query parameter "limit" must be a whole number from 1 to 200' });
+    expect(res.body).toEqual({
+      _tag: 'InvalidCursorError',
+      message: 'Query parameter "limit" must be a whole number from 1 to 200',
+    });
   });
 
   it('refuses a body over the limit with a declared error, not a dropped connection', async () => {
     const small = await createApp({ bodyLimit: 64, log: () => {} });
-    const res = await request(small).post(`/api/session/${SES}/agent`).send({ agent: 'x'.repeat(200) });
+    const res = await request(small)
+      .post(`/api/session/${SES}/agent`)
+      .send({ agent: 'x'.repeat(200) });
     expect(res.status).toBe(400);
     expect(res.body._tag).toBe('InvalidRequestError');
     expect(res.body.message).toContain('larger than');
@@ -155,7 +186,11 @@ describe('routes outside the interface', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.body._tag).toBe('SimRouteNotFoundError');
-    expect(res.body.closest[0]).toEqual({ operationId: 'v2.session.messages', method: 'GET', path: '/api/session/{sessionID}/message' });
+    expect(res.body.closest[0]).toEqual({
+      operationId: 'v2.session.messages',
+      method: 'GET',
+      path: '/api/session/{sessionID}/message',
+    });
   });
 
   it('answers a wrong method with 405, Allow and the operations there are', async () => {
@@ -166,7 +201,10 @@ describe('routes outside the interface', () => {
   });
 
   it('answers CORS preflights like the real server', async () => {
-    const res = await request(app).options('/api/pty').set('Origin', 'http://localhost:5173').set('Access-Control-Request-Method', 'POST');
+    const res = await request(app)
+      .options('/api/pty')
+      .set('Origin', 'http://localhost:5173')
+      .set('Access-Control-Request-Method', 'POST');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(res.headers['access-control-max-age']).toBe('86400');
@@ -182,7 +220,13 @@ describe('control plane', () => {
     const ops = await request(fresh).get('/__sim/operations');
     expect(ops.body.operations).toHaveLength(24); // the interface's 23 and the event stream
     const journal = await request(fresh).get('/__sim/journal');
-    expect(journal.body.entries.map((e: { operationId?: string; layer: string; status: number }) => [e.operationId, e.layer, e.status])).toEqual([
+    expect(
+      journal.body.entries.map((e: { operationId?: string; layer: string; status: number }) => [
+        e.operationId,
+        e.layer,
+        e.status,
+      ]),
+    ).toEqual([
       ['v2.plugin.list', 'fallback', 200],
       [undefined, 'simulator', 404],
     ]);

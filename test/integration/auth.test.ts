@@ -28,19 +28,28 @@ beforeAll(async () => {
 
 describe('auth on the API', () => {
   it('answers with the Authorization: Basic header of opencode and the password', async () => {
-    const res = await request(app).get('/api/model/default').set('authorization', basic(`opencode:${PASSWORD}`));
+    const res = await request(app)
+      .get('/api/model/default')
+      .set('authorization', basic(`opencode:${PASSWORD}`));
     expect(res.status).toBe(200);
     expect(res.headers['x-sim-layer']).not.toBe('auth');
   });
 
   it('answers with auth_token, the same base64 token in the query', async () => {
-    await request(app).get('/api/model/default').query({ auth_token: token(`opencode:${PASSWORD}`) }).expect(200);
+    await request(app)
+      .get('/api/model/default')
+      .query({ auth_token: token(`opencode:${PASSWORD}`) })
+      .expect(200);
     // The query as browsers and URLSearchParams encode it, and with a `+` left unencoded (it reads as a space).
     const plus = 'a?b>c~~~'; // base64 of this holds + and /
     const withPlus = await createApp({ auth: `opencode:${plus}`, log: () => {} });
     expect(token(`opencode:${plus}`)).toMatch(/[+/]/);
-    await request(withPlus).get(`/api/model/default?auth_token=${encodeURIComponent(token(`opencode:${plus}`))}`).expect(200);
-    await request(withPlus).get(`/api/model/default?auth_token=${token(`opencode:${plus}`)}`).expect(200);
+    await request(withPlus)
+      .get(`/api/model/default?auth_token=${encodeURIComponent(token(`opencode:${plus}`))}`)
+      .expect(200);
+    await request(withPlus)
+      .get(`/api/model/default?auth_token=${token(`opencode:${plus}`)}`)
+      .expect(200);
   });
 
   it('refuses without credentials: 401, JSON, the Basic challenge and the exact body of the real server', async () => {
@@ -60,22 +69,33 @@ describe('auth on the API', () => {
     ['Bearer and the token', `Bearer ${token(`opencode:${PASSWORD}`)}`],
     ['a token that is not base64', `Basic ${token(`opencode:${PASSWORD}`)}!`],
   ])('refuses %s in the header', async (_what, authorization) => {
-    const res = await request(app).post(`/api/session/${SES}/agent`).set('authorization', authorization).send({ agent: 'plan' });
+    const res = await request(app)
+      .post(`/api/session/${SES}/agent`)
+      .set('authorization', authorization)
+      .send({ agent: 'plan' });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
   it('refuses the right password with the wrong user', async () => {
     const alice = await createApp({ auth: `alice:${PASSWORD}`, log: () => {} });
-    await request(alice).get('/api/plugin').set('authorization', basic(`alice:${PASSWORD}`)).expect(200);
-    const res = await request(alice).get('/api/plugin').set('authorization', basic(`opencode:${PASSWORD}`));
+    await request(alice)
+      .get('/api/plugin')
+      .set('authorization', basic(`alice:${PASSWORD}`))
+      .expect(200);
+    const res = await request(alice)
+      .get('/api/plugin')
+      .set('authorization', basic(`opencode:${PASSWORD}`));
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Basic realm="Secure Area"');
   });
 
   it('refuses the raw password, or a wrong token, as auth_token', async () => {
     await request(app).get('/api/plugin').query({ auth_token: PASSWORD }).expect(401);
-    await request(app).get('/api/plugin').query({ auth_token: token('opencode:wrong') }).expect(401);
+    await request(app)
+      .get('/api/plugin')
+      .query({ auth_token: token('opencode:wrong') })
+      .expect(401);
   });
 
   it('refuses paths the spec does not know with 401, not 404', async () => {
@@ -84,7 +104,10 @@ describe('auth on the API', () => {
     expect(res.body).toEqual(UNAUTHORIZED);
     expect(res.headers['x-sim-operation']).toBeUndefined();
     // With credentials the same path is the simulator's 404.
-    await request(app).get('/api/nope').set('authorization', basic(`opencode:${PASSWORD}`)).expect(404);
+    await request(app)
+      .get('/api/nope')
+      .set('authorization', basic(`opencode:${PASSWORD}`))
+      .expect(404);
   });
 
   it('refuses the event stream without credentials', async () => {
@@ -95,11 +118,18 @@ describe('auth on the API', () => {
 
   it('refuses a request addressed to a partition by its path prefix', async () => {
     await request(app).get('/__partition/worker-a/api/plugin').expect(401);
-    await request(app).get('/__partition/worker-a/api/plugin').set('authorization', basic(`opencode:${PASSWORD}`)).expect(200);
+    await request(app)
+      .get('/__partition/worker-a/api/plugin')
+      .set('authorization', basic(`opencode:${PASSWORD}`))
+      .expect(200);
   });
 
   it('answers CORS preflights 204 without credentials', async () => {
-    const res = await request(app).options('/api/model/default').set('origin', 'http://localhost:5173').set('access-control-request-method', 'GET').set('access-control-request-headers', 'authorization');
+    const res = await request(app)
+      .options('/api/model/default')
+      .set('origin', 'http://localhost:5173')
+      .set('access-control-request-method', 'GET')
+      .set('access-control-request-headers', 'authorization');
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-headers']).toBe('authorization');
     // A browser reading the 401 may read its challenge too.
@@ -112,7 +142,15 @@ describe('auth on the API', () => {
     await request(journal).get('/api/plugin').set('authorization', 'Bearer nope').expect(401);
     const res = await request(journal).get('/__sim/journal');
     expect(res.status).toBe(200);
-    expect(res.body.entries).toEqual([expect.objectContaining({ path: '/api/plugin', operationId: 'v2.plugin.list', layer: 'auth', status: 401, tag: 'UnauthorizedError' })]);
+    expect(res.body.entries).toEqual([
+      expect.objectContaining({
+        path: '/api/plugin',
+        operationId: 'v2.plugin.list',
+        layer: 'auth',
+        status: 401,
+        tag: 'UnauthorizedError',
+      }),
+    ]);
     await request(journal).get('/__sim/clock').expect(200);
     // A refusal still counts as the operation's declared UnauthorizedError.
     const coverage = await request(journal).get('/__sim/coverage').expect(200);
@@ -124,11 +162,14 @@ describe('auth on the API', () => {
     await request(open).get('/api/plugin').expect(200);
   });
 
-  it.each([[''], [':secret'], ['alice:'], [{ password: '' }], [{ user: 'a:b', password: 'x' }]])('refuses the setting %j naming auth, never echoing a password', (auth) => {
-    expect(() => resolveConfig({ auth })).toThrow(ConfigError);
-    expect(() => resolveConfig({ auth })).toThrow(/^auth /);
-    expect(() => resolveConfig({ auth })).not.toThrow(/secret/);
-  });
+  it.each([[''], [':secret'], ['alice:'], [{ password: '' }], [{ user: 'a:b', password: 'x' }]])(
+    'refuses the setting %j naming auth, never echoing a password',
+    (auth) => {
+      expect(() => resolveConfig({ auth })).toThrow(ConfigError);
+      expect(() => resolveConfig({ auth })).toThrow(/^auth /);
+      expect(() => resolveConfig({ auth })).not.toThrow(/secret/);
+    },
+  );
 
   it('reads user:password at the first colon, and a password alone as user opencode', () => {
     expect(resolveConfig({ auth: 'alice:pa:ss' }).auth).toEqual({ user: 'alice', password: 'pa:ss' });
@@ -150,7 +191,9 @@ describe('auth in record mode', () => {
       req.resume();
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: [] }));
+        res.end(
+          JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: [] }),
+        );
       });
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -165,13 +208,21 @@ describe('auth in record mode', () => {
   it('forwards the credentials as sent, and keeps them out of the recording, the journal and the log', async () => {
     const recording = join(mkdtempSync(join(tmpdir(), 'sim-auth-')), 'flow.yaml');
     const lines: string[] = [];
-    const recorder = await createApp({ upstream: upstreamUrl, record: recording, auth: `alice:${PASSWORD}`, log: (line) => lines.push(line) });
+    const recorder = await createApp({
+      upstream: upstreamUrl,
+      record: recording,
+      auth: `alice:${PASSWORD}`,
+      log: (line) => lines.push(line),
+    });
     const secret = token(`alice:${PASSWORD}`);
 
     await request(recorder).get('/api/plugin').set('authorization', `Basic ${secret}`).expect(200);
     await request(recorder).get('/api/reference').query({ auth_token: secret }).expect(200);
     // Refused here, so never forwarded and never recorded.
-    await request(recorder).get('/api/plugin').set('authorization', basic(`alice:${PASSWORD}x`)).expect(401);
+    await request(recorder)
+      .get('/api/plugin')
+      .set('authorization', basic(`alice:${PASSWORD}x`))
+      .expect(401);
 
     // End to end: the upstream may have credentials of its own to check.
     expect(seen.map((h) => h.authorization)).toEqual([`Basic ${secret}`, undefined]);

@@ -62,7 +62,9 @@ describe('session-agent-sim CLI', () => {
   });
 
   it('prints the package version with --version and -v', () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     for (const flag of ['--version', '-v']) {
       const result = cli(flag);
       expect(result.status, result.stderr).toBe(0);
@@ -86,12 +88,20 @@ describe('session-agent-sim help', () => {
   it.each([
     ['mock', '--scenario NAME|FILE', 'session-agent-sim mock --scenario forms-settling'],
     ['proxy', '--upstream-timeout MS', 'session-agent-sim proxy --upstream http://127.0.0.1:4096'],
-    ['record', '--redact-header NAME', 'session-agent-sim record --upstream http://127.0.0.1:4096 --recording recordings/login-flow.yaml'],
+    [
+      'record',
+      '--redact-header NAME',
+      'session-agent-sim record --upstream http://127.0.0.1:4096 --recording recordings/login-flow.yaml',
+    ],
     ['replay', '--exhausted last|error', 'session-agent-sim replay --recording recordings/login-flow.yaml --upstream'],
     ['validate', '-h, --help', 'session-agent-sim validate forms-settling'],
     ['drift', '-h, --help', 'session-agent-sim drift recordings/login-flow.yaml'],
     ['har-export', '-h, --help', 'session-agent-sim har-export recordings/login-flow.yaml > login-flow.har'],
-    ['har-import', '--recording FILE', 'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml'],
+    [
+      'har-import',
+      '--recording FILE',
+      'session-agent-sim har-import login-flow.har --recording recordings/login-flow.yaml',
+    ],
   ])('%s --help shows its usage, its options and examples', (command, option, example) => {
     const result = cli(command, '--help');
     expect(result.status, result.stderr).toBe(0);
@@ -102,7 +112,7 @@ describe('session-agent-sim help', () => {
     expect(result.stdout.includes('--coverage FILE')).toBe(['mock', 'proxy', 'record', 'replay'].includes(command));
   });
 
-  it('shows a command\'s own options with their defaults', () => {
+  it("shows a command's own options with their defaults", () => {
     const mock = cli('mock', '-h').stdout;
     expect(mock).toMatch(/--port N +port to listen on; 0 picks a free one \(default: 4010\)/);
     expect(mock).not.toContain('--upstream');
@@ -126,14 +136,20 @@ describe('session-agent-sim mistakes', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Unknown option --scenaro. Did you mean --scenario?');
     expect(result.stderr).toContain('session-agent-sim mock --help');
-    expect(cli('replay', '--recording', 'r.yaml', '--exausted', 'error').stderr).toContain('Unknown option --exausted. Did you mean --exhausted?');
+    expect(cli('replay', '--recording', 'r.yaml', '--exausted', 'error').stderr).toContain(
+      'Unknown option --exausted. Did you mean --exhausted?',
+    );
   });
 
   it('says which commands take a flag given to one that does not', () => {
     const result = cli('validate', '--coverage', 'coverage.json');
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('validate does not take --coverage; it is an option of mock, proxy, record, replay.');
-    expect(cli('proxy', '--upstream', 'http://127.0.0.1:4096', '--scenario', 'default').stderr).toContain('proxy does not take --scenario; it is an option of mock.');
+    expect(result.stderr).toContain(
+      'validate does not take --coverage; it is an option of mock, proxy, record, replay.',
+    );
+    expect(cli('proxy', '--upstream', 'http://127.0.0.1:4096', '--scenario', 'default').stderr).toContain(
+      'proxy does not take --scenario; it is an option of mock.',
+    );
   });
 
   it('names a missing required flag', () => {
@@ -192,7 +208,9 @@ describe('session-agent-sim --auth and --watch', () => {
       expect(help.includes('--watch')).toBe(command === 'mock');
     }
     expect(cli('mock', '--help').stdout).toContain('session-agent-sim mock --auth secret');
-    expect(cli('validate', '--auth', 'secret').stderr).toContain('validate does not take --auth; it is an option of mock, proxy, record, replay.');
+    expect(cli('validate', '--auth', 'secret').stderr).toContain(
+      'validate does not take --auth; it is an option of mock, proxy, record, replay.',
+    );
   });
 
   it.each([
@@ -214,7 +232,9 @@ describe('session-agent-sim --auth and --watch', () => {
       const refused = await fetch(`${url}/api/plugin`);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toBe('Basic realm="Secure Area"');
-      const answered = await fetch(`${url}/api/plugin`, { headers: { authorization: `Basic ${Buffer.from('alice:hunter2').toString('base64')}` } });
+      const answered = await fetch(`${url}/api/plugin`, {
+        headers: { authorization: `Basic ${Buffer.from('alice:hunter2').toString('base64')}` },
+      });
       expect(answered.status).toBe(200);
       expect((await fetch(`${url}/__sim/clock`)).status).toBe(200);
     });

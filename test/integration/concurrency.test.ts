@@ -30,13 +30,34 @@ const RACES = {
       title: 'How should it look?',
       mode: 'form',
       fields: [
-        { key: 'framework', type: 'string', required: true, options: [{ value: 'react', label: 'React' }, { value: 'vue', label: 'Vue' }] },
+        {
+          key: 'framework',
+          type: 'string',
+          required: true,
+          options: [
+            { value: 'react', label: 'React' },
+            { value: 'vue', label: 'Vue' },
+          ],
+        },
         { key: 'coverage', type: 'integer', minimum: 0, maximum: 100 },
       ],
     },
   ],
-  integrations: [{ id: 'openai', name: 'OpenAI', methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }, { type: 'key' }], connections: [] }],
-  attempts: [{ id: ATT, integrationID: 'openai', settles: { as: 'complete', poll: 3, credential: { id: CRED, label: 'ChatGPT Pro' } } }],
+  integrations: [
+    {
+      id: 'openai',
+      name: 'OpenAI',
+      methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }, { type: 'key' }],
+      connections: [],
+    },
+  ],
+  attempts: [
+    {
+      id: ATT,
+      integrationID: 'openai',
+      settles: { as: 'complete', poll: 3, credential: { id: CRED, label: 'ChatGPT Pro' } },
+    },
+  ],
 };
 
 interface LogEntryView {
@@ -73,7 +94,8 @@ describe('1,000 concurrent requests in record mode', () => {
     // within ~20 ms: all N are in flight at once, and they complete in another order than they arrived.
     const held: Array<() => void> = [];
     const release = () => {
-      for (const answer of held.splice(0).sort(() => Math.random() - 0.5)) setTimeout(answer, Math.floor(Math.random() * 20));
+      for (const answer of held.splice(0).sort(() => Math.random() - 0.5))
+        setTimeout(answer, Math.floor(Math.random() * 20));
     };
     let safety: NodeJS.Timeout | undefined;
     upstream = await startUpstream((req, body, res) => {
@@ -103,7 +125,10 @@ describe('1,000 concurrent requests in record mode', () => {
 
   it('writes exactly 1,000 whole interactions, each once, each with its own answer', async () => {
     const agent = new Agent({ keepAlive: false, maxSockets: N });
-    const ids = Array.from({ length: N }, (_, i) => `per_c${String(i).padStart(4, '0')}${Math.random().toString(36).slice(2, 10)}`);
+    const ids = Array.from(
+      { length: N },
+      (_, i) => `per_c${String(i).padStart(4, '0')}${Math.random().toString(36).slice(2, 10)}`,
+    );
     const replies = await Promise.all(
       ids.map((id, i) =>
         send(
@@ -169,7 +194,9 @@ describe('1,000 concurrent requests in record mode', () => {
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
 
     // The journal took every exchange once too (it keeps the last 1,000).
-    const journal = json<{ entries: Array<{ id: string; layer: string; status: number }> }>(await send(sim.url, { path: '/__sim/journal' })).entries;
+    const journal = json<{ entries: Array<{ id: string; layer: string; status: number }> }>(
+      await send(sim.url, { path: '/__sim/journal' }),
+    ).entries;
     expect(journal).toHaveLength(N);
     expect(new Set(journal.map((e) => e.id)).size).toBe(N);
     expect(journal.every((e) => e.layer === 'record' && e.status === 200)).toBe(true);
@@ -215,50 +242,93 @@ describe('stateful transitions raced by 50 simultaneous requests (mock mode)', (
   it('50 replies to one pending question: exactly one 204, 49 QuestionNotFoundError, one question.v2.replied', async () => {
     const replies = await sendTogether(
       sim.url,
-      Array.from({ length: 50 }, (_, i) => ({ method: 'POST', path: `/api/session/${SES}/question/${QUE}/reply`, headers: partition('race-question'), body: { answers: [[`choice-${i}`]] } })),
+      Array.from({ length: 50 }, (_, i) => ({
+        method: 'POST',
+        path: `/api/session/${SES}/question/${QUE}/reply`,
+        headers: partition('race-question'),
+        body: { answers: [[`choice-${i}`]] },
+      })),
       { server: sim.server },
     );
     const winners = replies.flatMap((r, i) => (r.status === 204 ? [i] : []));
     expect(winners).toHaveLength(1);
     for (const reply of replies.filter((r) => r.status !== 204)) {
       expect(reply.status).toBe(404);
-      expect(reply.json).toEqual({ _tag: 'QuestionNotFoundError', requestID: QUE, message: `Question request not found: ${QUE}` });
+      expect(reply.json).toEqual({
+        _tag: 'QuestionNotFoundError',
+        requestID: QUE,
+        message: `Question request not found: ${QUE}`,
+      });
     }
     const replied = (await events(sim.url, 'race-question')).filter((e) => e.type === 'question.v2.replied');
-    expect(replied.map((e) => e.data)).toEqual([{ sessionID: SES, requestID: QUE, answers: [[`choice-${winners[0] as number}`]] }]);
+    expect(replied.map((e) => e.data)).toEqual([
+      { sessionID: SES, requestID: QUE, answers: [[`choice-${winners[0] as number}`]] },
+    ]);
     expect((await state(sim.url, 'race-question')).sessions?.find((s) => s.id === SES)?.pendingQuestions).toEqual([]);
   });
 
   it('50 compactions with the same client id: one admitted, 49 ConflictError; 50 without one: 50 distinct sequence numbers', async () => {
     const at = partition('race-compact');
     const id = 'msg_203a53a2c001Jk3LmNoPqRsTuV';
-    const same = await sendTogether(sim.url, Array.from({ length: 50 }, () => ({ method: 'POST', path: `/api/session/${SES}/compact`, headers: at, body: { id } })), { server: sim.server });
+    const same = await sendTogether(
+      sim.url,
+      Array.from({ length: 50 }, () => ({
+        method: 'POST',
+        path: `/api/session/${SES}/compact`,
+        headers: at,
+        body: { id },
+      })),
+      { server: sim.server },
+    );
     expect(count(same, (r) => r.status === 200)).toBe(1);
     expect(count(same, (r) => r.status === 409 && (r.json as { _tag?: string })._tag === 'ConflictError')).toBe(49);
-    expect(json<{ data: { admittedSeq: number; id: string } }>(same.find((r) => r.status === 200) as Reply).data).toMatchObject({ admittedSeq: 1, id });
+    expect(
+      json<{ data: { admittedSeq: number; id: string } }>(same.find((r) => r.status === 200) as Reply).data,
+    ).toMatchObject({ admittedSeq: 1, id });
 
-    const fresh = await sendTogether(sim.url, Array.from({ length: 50 }, () => ({ method: 'POST', path: `/api/session/${SES}/compact`, headers: at, body: {} })), { server: sim.server });
+    const fresh = await sendTogether(
+      sim.url,
+      Array.from({ length: 50 }, () => ({
+        method: 'POST',
+        path: `/api/session/${SES}/compact`,
+        headers: at,
+        body: {},
+      })),
+      { server: sim.server },
+    );
     const admitted = fresh.map((r) => json<{ data: { admittedSeq: number; id: string } }>(r).data);
     expect(fresh.every((r) => r.status === 200)).toBe(true);
-    expect(admitted.map((a) => a.admittedSeq).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+    expect(admitted.map((a) => a.admittedSeq).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 2),
+    );
     expect(new Set(admitted.map((a) => a.id)).size).toBe(50);
-    expect((await events(sim.url, 'race-compact')).filter((e) => e.type === 'session.next.compaction.admitted')).toHaveLength(51);
+    expect(
+      (await events(sim.url, 'race-compact')).filter((e) => e.type === 'session.next.compaction.admitted'),
+    ).toHaveLength(51);
   });
 
   it('50 simultaneous polls of an attempt that settles on poll 3: 2 pending, 48 complete, settled and connected once', async () => {
     const at = partition('race-attempt');
-    const replies = await sendTogether(sim.url, Array.from({ length: 50 }, () => ({ path: `/api/integration/attempt/${ATT}`, headers: at })), { server: sim.server });
+    const replies = await sendTogether(
+      sim.url,
+      Array.from({ length: 50 }, () => ({ path: `/api/integration/attempt/${ATT}`, headers: at })),
+      { server: sim.server },
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
     const statuses = replies.map((r) => json<{ data: { status: string } }>(r).data.status);
     expect(count(statuses, (s) => s === 'pending')).toBe(2);
     expect(count(statuses, (s) => s === 'complete')).toBe(48);
     const log = await events(sim.url, 'race-attempt');
-    expect(log.filter((e) => e.type === 'integration.attempt.settled').map((e) => e.data)).toEqual([{ attemptID: ATT, integrationID: 'openai', status: 'complete' }]);
+    expect(log.filter((e) => e.type === 'integration.attempt.settled').map((e) => e.data)).toEqual([
+      { attemptID: ATT, integrationID: 'openai', status: 'complete' },
+    ]);
     expect(log.filter((e) => e.type === 'integration.credential.connected')).toHaveLength(1);
     expect(log.filter((e) => e.type === 'integration.attempt.polled')).toHaveLength(50);
     const world = await state(sim.url, 'race-attempt');
     expect(world.attempts?.find((a) => a.id === ATT)).toMatchObject({ state: 'complete', polls: 50 });
-    expect(world.integrations?.find((i) => i.id === 'openai')?.connections).toEqual([{ type: 'credential', id: CRED, label: 'ChatGPT Pro' }]);
+    expect(world.integrations?.find((i) => i.id === 'openai')?.connections).toEqual([
+      { type: 'credential', id: CRED, label: 'ChatGPT Pro' },
+    ]);
   });
 });
 
@@ -276,7 +346,9 @@ describe('20 partitions created by simultaneous first requests', () => {
     const requests: Outgoing[] = names.flatMap((name, p) =>
       Array.from({ length: 5 }, (_, k): Outgoing => {
         const body = { agent: `agent-${p}-${k}` };
-        return k % 2 ? { method: 'POST', path: `/__partition/${name}/api/session/${SES}/agent`, body } : { method: 'POST', path: `/api/session/${SES}/agent`, headers: { 'x-sim-partition': name }, body };
+        return k % 2
+          ? { method: 'POST', path: `/__partition/${name}/api/session/${SES}/agent`, body }
+          : { method: 'POST', path: `/api/session/${SES}/agent`, headers: { 'x-sim-partition': name }, body };
       }),
     );
     const replies = await sendTogether(sim.url, requests, { server: sim.server });
@@ -285,14 +357,20 @@ describe('20 partitions created by simultaneous first requests', () => {
     // Each partition answers a state change of its own with a form reply, all at once too.
     const forms = await sendTogether(
       sim.url,
-      names.map((name, p) => ({ method: 'POST', path: `/__partition/${name}/api/session/${SES}/form/${FRM}/reply`, body: { answer: { framework: 'react', coverage: p } } })),
+      names.map((name, p) => ({
+        method: 'POST',
+        path: `/__partition/${name}/api/session/${SES}/form/${FRM}/reply`,
+        body: { answer: { framework: 'react', coverage: p } },
+      })),
       { server: sim.server },
     );
     expect(forms.map((r) => r.status)).toEqual(Array(20).fill(204));
     // And one partition moves its clock: no other partition sees the time pass.
     await send(sim.url, { method: 'POST', path: '/__partition/conc-0/__sim/clock/advance', body: { by: '90s' } });
 
-    const listed = json<{ partitions: Array<{ name: string; now: number }> }>(await send(sim.url, { path: '/__sim/partitions' })).partitions;
+    const listed = json<{ partitions: Array<{ name: string; now: number }> }>(
+      await send(sim.url, { path: '/__sim/partitions' }),
+    ).partitions;
     expect(listed.map((p) => p.name).sort()).toEqual(['default', ...names].sort());
     const start = listed.find((p) => p.name === 'default')?.now as number;
     expect(listed.find((p) => p.name === 'conc-0')?.now).toBe(start + 90_000);
@@ -308,12 +386,16 @@ describe('20 partitions created by simultaneous first requests', () => {
             .map((e) => e.data?.agent)
             .sort(),
         ).toEqual(Array.from({ length: 5 }, (_, k) => `agent-${p}-${k}`));
-        expect(log.filter((e) => e.type === 'form.replied').map((e) => (e.data?.answer as { coverage: number }).coverage)).toEqual([p]);
+        expect(
+          log.filter((e) => e.type === 'form.replied').map((e) => (e.data?.answer as { coverage: number }).coverage),
+        ).toEqual([p]);
         const world = await state(sim.url, name);
         expect(world.forms?.find((f) => f.id === FRM)).toMatchObject({ state: 'answered', answer: { coverage: p } });
         // 1 scripted message + its own 5 switches.
         expect(world.sessions?.find((s) => s.id === SES)?.messages).toBe(6);
-        const page = json<{ data: Array<{ type: string; agent?: string }> }>(await send(sim.url, { path: `/__partition/${name}/api/session/${SES}/message?limit=10` }));
+        const page = json<{ data: Array<{ type: string; agent?: string }> }>(
+          await send(sim.url, { path: `/__partition/${name}/api/session/${SES}/message?limit=10` }),
+        );
         expect(
           page.data
             .filter((m) => m.type === 'agent-switched')
@@ -328,6 +410,8 @@ describe('20 partitions created by simultaneous first requests', () => {
     const untouched = await state(sim.url);
     expect(untouched.forms?.find((f) => f.id === FRM)).toMatchObject({ state: 'pending' });
     expect(untouched.sessions?.find((s) => s.id === SES)?.messages).toBe(1);
-    expect(json<{ data: Array<{ id: string }> }>(await send(sim.url, { path: '/api/form/request' })).data.map((f) => f.id)).toEqual([FRM]);
+    expect(
+      json<{ data: Array<{ id: string }> }>(await send(sim.url, { path: '/api/form/request' })).data.map((f) => f.id),
+    ).toEqual([FRM]);
   });
 });

@@ -14,7 +14,10 @@ describe('control API', () => {
     const bad = await request(app).post('/__sim/clock/advance').send({ ms: -5 });
     expect(bad.status).toBe(400);
     expect(bad.body._tag).toBe('SimControlRequestError');
-    const garbage = await request(app).post('/__sim/clock/advance').set('content-type', 'application/json').send('{oops');
+    const garbage = await request(app)
+      .post('/__sim/clock/advance')
+      .set('content-type', 'application/json')
+      .send('{oops');
     expect(garbage.body._tag).toBe('SimControlRequestError');
   });
 
@@ -27,7 +30,11 @@ describe('control API', () => {
     const reset = await request(app).post('/__sim/reset');
     expect(reset.body).toMatchObject({ scenario: 'busy-session', now: start });
     expect((await request(app).post(`/api/session/${SES}/revert/stage`).send(stage)).status).toBe(409);
-    expect((await request(app).get('/__sim/state')).body.sessions[0]).toMatchObject({ id: SES, state: 'busy', messages: 2 });
+    expect((await request(app).get('/__sim/state')).body.sessions[0]).toMatchObject({
+      id: SES,
+      state: 'busy',
+      messages: 2,
+    });
   });
 
   it('lists and switches scenarios, naming the ones there are on a miss', async () => {
@@ -40,7 +47,10 @@ describe('control API', () => {
     expect((await request(app).get('/api/form/request')).body.data.length).toBeGreaterThan(0);
     const missing = await request(app).put('/__sim/scenario').send({ name: 'nope' });
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ _tag: 'SimScenarioNotFoundError', available: expect.arrayContaining(['forms-settling']) });
+    expect(missing.body).toMatchObject({
+      _tag: 'SimScenarioNotFoundError',
+      available: expect.arrayContaining(['forms-settling']),
+    });
   });
 
   it('lets operations no scenario models fall through to the examples', async () => {
@@ -52,7 +62,9 @@ describe('control API', () => {
   });
 
   it('refuses to start on a scenario that does not exist', async () => {
-    await expect(createApp({ scenario: 'does-not-exist', log: () => {} })).rejects.toThrow(/No scenario "does-not-exist"/);
+    await expect(createApp({ scenario: 'does-not-exist', log: () => {} })).rejects.toThrow(
+      /No scenario "does-not-exist"/,
+    );
   });
 });
 

@@ -13,7 +13,8 @@ const FORM = 'frm_203a7c0e2001Ab3dEf4GhIjKlM';
 const dir = mkdtempSync(join(tmpdir(), 'sim-coverage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('coverage', () => {
   it('counts operations, declared errors, transitions and rules, and writes the merged report at close', async () => {
@@ -32,7 +33,10 @@ describe('coverage', () => {
     const reply = mine.operations.find((o) => o.operationId === 'v2.session.form.reply');
     expect(reply?.requests).toBe(3);
     expect(reply?.statuses.filter((s) => s.answered > 0).map((s) => s.status)).toEqual([204, 400, 409]);
-    expect(reply?.errors.filter((e) => e.answered > 0).map((e) => e.tag)).toEqual(['FormInvalidAnswerError', 'FormAlreadySettledError']);
+    expect(reply?.errors.filter((e) => e.answered > 0).map((e) => e.tag)).toEqual([
+      'FormInvalidAnswerError',
+      'FormAlreadySettledError',
+    ]);
     expect(mine.untouched.operations).toContain('v2.form.request.list');
     expect(mine.transitions.filter((t) => t.happened > 0).map((t) => t.transition)).toEqual([
       `forms-settling: form ${FORM} pending → answered`,
@@ -41,13 +45,18 @@ describe('coverage', () => {
     ]);
     expect(mine.untouched.rules).toEqual(['runtime rule rul_1']);
     expect(mine.summary.operations).toEqual({ covered: 1, total: 24 });
-    expect(mine.summary.line).toMatch(/^operations 1\/24, declared errors 2\/\d+, transitions 3\/\d+, rules fired 0\/1$/);
+    expect(mine.summary.line).toMatch(
+      /^operations 1\/24, declared errors 2\/\d+, transitions 3\/\d+, rules fired 0\/1$/,
+    );
 
     const all = await sim.coverage({ all: true });
     expect(all.summary.operations.covered).toBe(2);
 
     await sim.close();
-    const written = JSON.parse(readFileSync(file, 'utf8')) as { summary: { line: string }; partitions: Record<string, unknown> };
+    const written = JSON.parse(readFileSync(file, 'utf8')) as {
+      summary: { line: string };
+      partitions: Record<string, unknown>;
+    };
     expect(written.summary.line).toBe(all.summary.line);
     expect(Object.keys(written.partitions).sort()).toEqual(['a', 'default']);
     expect(logged).toContain(`coverage: ${all.summary.line} (${file})`);

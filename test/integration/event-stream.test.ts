@@ -11,7 +11,15 @@ import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
 import type { Simulator as SimulatorCore } from '../../src/app.js';
 import { eventProblems } from '../support/spec-validator.js';
 
-type Frame = { id: string; type: string; data: Record<string, any>; durable?: { aggregateID: string; seq: number; version: number }; metadata?: Record<string, unknown> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames are read field by field, as the client would
+type FrameData = Record<string, any>;
+type Frame = {
+  id: string;
+  type: string;
+  data: FrameData;
+  durable?: { aggregateID: string; seq: number; version: number };
+  metadata?: Record<string, unknown>;
+};
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const running: Array<{ close(): Promise<void> | void }> = [];
@@ -54,8 +62,18 @@ async function until(condition: () => boolean, what = 'condition'): Promise<void
   }
 }
 
-async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call(
+  url: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 describe('GET /api/event read by the official client', () => {
@@ -67,12 +85,20 @@ describe('GET /api/event read by the official client', () => {
 
     expect((await call(sim.url, 'POST', `/api/session/${SES}/agent`, { agent: 'plan' })).status).toBe(204);
     await sim.clock.advance('15s'); // the url form appears at 10 s
-    const reply = await call(sim.url, 'POST', `/api/session/${SES}/form/frm_203a7c0e2001Ab3dEf4GhIjKlM/reply`, { answer: { framework: 'react', tests: false } });
+    const reply = await call(sim.url, 'POST', `/api/session/${SES}/form/frm_203a7c0e2001Ab3dEf4GhIjKlM/reply`, {
+      answer: { framework: 'react', tests: false },
+    });
     expect(reply.status).toBe(204);
     await sim.clock.advance('1m'); // the reviewer form is cancelled at 1 min
     await until(() => sub.types().includes('form.cancelled'), 'form.cancelled');
 
-    expect(sub.types()).toEqual(['server.connected', 'session.next.agent.switched', 'form.created', 'form.replied', 'form.cancelled']);
+    expect(sub.types()).toEqual([
+      'server.connected',
+      'session.next.agent.switched',
+      'form.created',
+      'form.replied',
+      'form.cancelled',
+    ]);
     // The other partition's clock did not move and nobody spoke to it.
     expect(elsewhere.types()).toEqual(['server.connected']);
     for (const frame of sub.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
@@ -80,12 +106,21 @@ describe('GET /api/event read by the official client', () => {
     expect(switched.data).toMatchObject({ sessionID: SES, agent: 'plan' });
     expect(switched.durable).toEqual({ aggregateID: SES, seq: expect.any(Number), version: 1 });
     expect(created.data.form).toMatchObject({ id: 'frm_203a7d0000010LaterFormAbCd', mode: 'url' });
-    expect(replied.data).toEqual({ id: 'frm_203a7c0e2001Ab3dEf4GhIjKlM', sessionID: SES, answer: { framework: 'react', tests: false } });
-    expect(cancelled.data).toEqual({ id: 'frm_203a7e0000010CancelledAbCd', sessionID: 'ses_dfc5a1111111OtherSession01' });
+    expect(replied.data).toEqual({
+      id: 'frm_203a7c0e2001Ab3dEf4GhIjKlM',
+      sessionID: SES,
+      answer: { framework: 'react', tests: false },
+    });
+    expect(cancelled.data).toEqual({
+      id: 'frm_203a7e0000010CancelledAbCd',
+      sessionID: 'ses_dfc5a1111111OtherSession01',
+    });
     // Ids ascend like the real server's, and the log says when each happened.
     const ids = sub.frames.slice(1).map((f) => f.id);
     expect([...ids].sort()).toEqual(ids);
-    const logged = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as { entries: Array<{ kind: string; id?: string; time: number }> };
+    const logged = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as {
+      entries: Array<{ kind: string; id?: string; time: number }>;
+    };
     const at = (id: string) => logged.entries.find((e) => e.id === id)?.time;
     // The switch happened at the scenario's start, before the clock moved.
     const origin = at(switched.id) ?? Number.NaN;
@@ -108,7 +143,9 @@ describe('GET /api/event read by the official client', () => {
     const timeouts = mine.frames.filter((f) => f.type === 'shell.exited' && f.data.status === 'timeout');
     expect(timeouts).toHaveLength(1);
     expect(timeouts[0]?.data).toEqual({ id: timed?.id, status: 'timeout' });
-    const events = (await (await call(sim.url, 'GET', '/__sim/events', undefined, { 'x-sim-partition': 'w2' })).json()) as { entries: Array<{ id?: string; time: number }> };
+    const events = (await (
+      await call(sim.url, 'GET', '/__sim/events', undefined, { 'x-sim-partition': 'w2' })
+    ).json()) as { entries: Array<{ id?: string; time: number }> };
     expect(events.entries.find((e) => e.id === timeouts[0]?.id)?.time).toBe(timed?.deadline);
     // The default partition's subscriber saw its own connection and nothing of w2's.
     await new Promise((r) => setTimeout(r, 50));
@@ -126,7 +163,10 @@ describe('GET /api/event read by the official client', () => {
     await until(() => sub.types().includes('session.created'), 'session.created');
     const created = sub.frames.find((f) => f.type === 'session.created');
     expect(created?.durable).toEqual({ aggregateID: id, seq: 0, version: 1 });
-    expect(created?.data).toMatchObject({ sessionID: id, info: { id, title: 'Review the checkout flow', directory: '/home/dev/acme-web' } });
+    expect(created?.data).toMatchObject({
+      sessionID: id,
+      info: { id, title: 'Review the checkout flow', directory: '/home/dev/acme-web' },
+    });
     expect((await call(sim.url, 'GET', `/api/session/${id}/message`)).status).toBe(200);
     expect((await call(sim.url, 'POST', `/api/session/${id}/agent`, { agent: 'plan' })).status).toBe(204);
     await until(() => sub.types().includes('session.next.agent.switched'), 'the switch');
@@ -144,12 +184,23 @@ describe('GET /api/event read by the official client', () => {
     await sim.clock.advance('1s');
     await until(() => sub.types().includes('shell.created'), 'shell.created');
     const created = sub.frames.find((f) => f.type === 'shell.created');
-    expect(created?.data.info).toMatchObject({ id, status: 'running', command: 'npm run build', cwd: '/home/dev/acme-web' });
-    const shell = (await (await call(sim.url, 'GET', `/api/shell/${id}`)).json()) as { data: { status: string; time: { started: number } } };
+    expect(created?.data.info).toMatchObject({
+      id,
+      status: 'running',
+      command: 'npm run build',
+      cwd: '/home/dev/acme-web',
+    });
+    const shell = (await (await call(sim.url, 'GET', `/api/shell/${id}`)).json()) as {
+      data: { status: string; time: { started: number } };
+    };
     expect(shell.data.status).toBe('running');
     await sim.clock.advance('12s');
     await until(() => sub.frames.some((f) => f.type === 'shell.exited' && f.data.id === id), 'its exit');
-    expect(sub.frames.find((f) => f.type === 'shell.exited' && f.data.id === id)?.data).toEqual({ id, status: 'exited', exit: 0 });
+    expect(sub.frames.find((f) => f.type === 'shell.exited' && f.data.id === id)?.data).toEqual({
+      id,
+      status: 'exited',
+      exit: 0,
+    });
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
   });
 
@@ -163,8 +214,17 @@ describe('GET /api/event read by the official client', () => {
     }
     await until(() => sub.types().includes('integration.updated'), 'integration.updated');
     await new Promise((r) => setTimeout(r, 50));
-    expect(sub.types()).toEqual(['server.connected', 'integration.attempt.settled', 'integration.connection.updated', 'integration.updated']);
-    expect(sub.frames[1]?.data).toEqual({ attemptID: 'con_203a64b00001CrBDw85dYNzrGb', integrationID: 'openai', status: 'complete' });
+    expect(sub.types()).toEqual([
+      'server.connected',
+      'integration.attempt.settled',
+      'integration.connection.updated',
+      'integration.updated',
+    ]);
+    expect(sub.frames[1]?.data).toEqual({
+      attemptID: 'con_203a64b00001CrBDw85dYNzrGb',
+      integrationID: 'openai',
+      status: 'complete',
+    });
     expect(sub.frames[2]?.data).toEqual({ integrationID: 'openai' });
     expect(elsewhere.types()).toEqual(['server.connected']);
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
@@ -174,11 +234,17 @@ describe('GET /api/event read by the official client', () => {
     const run = async () => {
       const sim = await start('default');
       const sub = await subscribe(sim.url);
-      const synthetic = await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, { text: 'Use the design-system Avatar' });
+      const synthetic = await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, {
+        text: 'Use the design-system Avatar',
+      });
       expect(synthetic.status).toBe(204);
       await until(() => sub.types().includes('session.next.step.started'), 'the first step');
       // Busy while it plays: revert staging is refused.
-      const newest = ((await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=1`)).json()) as { data: Array<{ id: string }> }).data[0]?.id;
+      const newest = (
+        (await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=1`)).json()) as {
+          data: Array<{ id: string }>;
+        }
+      ).data[0]?.id;
       expect((await call(sim.url, 'POST', `/api/session/${SES}/revert/stage`, { messageID: newest })).status).toBe(409);
       const seen: number[] = [];
       for (let i = 0; i < 30 && !sub.types().includes('session.updated'); i++) {
@@ -188,19 +254,38 @@ describe('GET /api/event read by the official client', () => {
       }
       await until(() => sub.types().includes('session.updated'), 'the turn to end');
       const page = await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=20`)).text();
-      const log = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as { entries: Array<{ kind: string; id?: string; type?: string }> };
+      const log = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as {
+        entries: Array<{ kind: string; id?: string; type?: string }>;
+      };
       return { frames: sub.frames, seen, page, log };
     };
     const first = await run();
     const types = first.frames.map((f) => f.type);
-    expect(types.slice(0, 5)).toEqual(['server.connected', 'session.next.synthetic', 'session.next.prompt.admitted', 'session.status', 'session.next.step.started']);
+    expect(types.slice(0, 5)).toEqual([
+      'server.connected',
+      'session.next.synthetic',
+      'session.next.prompt.admitted',
+      'session.status',
+      'session.next.step.started',
+    ]);
     expect(types.slice(-3)).toEqual(['session.next.step.ended', 'session.status', 'session.updated']);
-    for (const kind of ['session.next.reasoning.delta', 'session.next.tool.called', 'session.next.tool.success', 'session.next.retried', 'session.next.text.delta']) expect(types).toContain(kind);
+    for (const kind of [
+      'session.next.reasoning.delta',
+      'session.next.tool.called',
+      'session.next.tool.success',
+      'session.next.retried',
+      'session.next.text.delta',
+    ])
+      expect(types).toContain(kind);
     // The turn arrived over many clock steps, not all at once.
     expect(new Set(first.seen).size).toBeGreaterThan(5);
     // Frames in the order of the partition's log (the internal turn plan left out).
-    const published = first.frames.filter((f) => f.type !== 'server.connected' && f.type !== 'session.updated').map((f) => f.id);
-    const logged = first.log.entries.filter((e) => e.kind === 'event' && published.includes(e.id ?? '')).map((e) => e.id);
+    const published = first.frames
+      .filter((f) => f.type !== 'server.connected' && f.type !== 'session.updated')
+      .map((f) => f.id);
+    const logged = first.log.entries
+      .filter((e) => e.kind === 'event' && published.includes(e.id ?? ''))
+      .map((e) => e.id);
     expect(published).toEqual(logged);
     for (const frame of first.frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
     const steps = first.frames.filter((f) => f.durable?.aggregateID === SES).map((f) => f.durable?.seq ?? -1);
@@ -224,7 +309,9 @@ describe('GET /api/event read by the official client', () => {
     expect(sub.types()).toEqual(['server.connected', 'pty.created', 'pty.created']);
     await sim.clock.advance('1m');
     await until(() => sub.types().includes('pty.exited'), 'pty.exited');
-    expect(sub.frames.filter((f) => f.type === 'pty.exited')).toEqual([expect.objectContaining({ data: { id, exitCode: 0 } })]);
+    expect(sub.frames.filter((f) => f.type === 'pty.exited')).toEqual([
+      expect.objectContaining({ data: { id, exitCode: 0 } }),
+    ]);
     for (const frame of sub.frames) expect(eventProblems(frame)).toEqual([]);
     const state = (await sim.state()) as { ptys: Array<{ id: string; state: string }> };
     expect(state.ptys.filter((p) => p.state === 'exited').map((p) => p.id)).toEqual([id]);
@@ -275,13 +362,20 @@ describe('GET /api/event on the wire', () => {
     const sim = await start('default');
     const stream = await open(sim.url);
     expect(stream.res.statusCode).toBe(200);
-    expect(stream.res.headers).toMatchObject({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no' });
+    expect(stream.res.headers).toMatchObject({
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      'x-content-type-options': 'nosniff',
+      'x-accel-buffering': 'no',
+    });
     await until(() => stream.text().includes(': heartbeat'), 'the first heartbeat');
     await sim.clock.advance('44s');
     await until(() => stream.text().split(': heartbeat').length - 1 === 3, 'two more heartbeats');
     await sim.clock.advance('1s');
     await until(() => stream.text().split(': heartbeat').length - 1 === 4, 'the 45 s heartbeat');
-    expect(stream.text()).toMatch(/^data: \{"id":"evt_[0-9a-f]{12}[0-9A-Za-z]{14}","type":"server.connected","data":\{\}\}\n\n: heartbeat\n\n/);
+    expect(stream.text()).toMatch(
+      /^data: \{"id":"evt_[0-9a-f]{12}[0-9A-Za-z]{14}","type":"server.connected","data":\{\}\}\n\n: heartbeat\n\n/,
+    );
   });
 
   it('drops a subscriber that stops reading, and keeps serving the others', async () => {
@@ -294,7 +388,9 @@ describe('GET /api/event on the wire', () => {
     // Enough events to fill the socket buffers on both ends and then the 256 frames the simulator will hold.
     const padding = 'x'.repeat(2000);
     for (let i = 0; i < 3000 && partition.events.dropped === 0; i++) {
-      partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], { request: 'test' });
+      partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
+        request: 'test',
+      });
       if (i % 100 === 0) await new Promise((r) => setImmediate(r));
     }
     expect(partition.events.dropped).toBe(1);
@@ -307,7 +403,10 @@ describe('GET /api/event on the wire', () => {
     const partition = sim.app.sim.partitions.default;
     const stream = await subscribe(sim.url);
     // Twenty scripted turns, all played by one advance: several hundred events in one synchronous step.
-    for (let i = 0; i < 20; i++) expect((await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, { text: `go ${i}`, resume: true })).status).toBe(204);
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await call(sim.url, 'POST', `/api/session/${SES}/synthetic`, { text: `go ${i}`, resume: true })).status,
+      ).toBe(204);
     const before = stream.frames.length;
     await sim.clock.advance('10m');
     // More than the 256 frames a subscriber may be behind, all queued before it could read one.
@@ -324,7 +423,10 @@ describe('GET /api/event on the wire', () => {
     expect(refused.status).toBe(401);
     expect(await refused.json()).toEqual({ _tag: 'UnauthorizedError', message: 'Authentication required' });
     const controller = new AbortController();
-    const streamed = await fetch(`${sim.url}/api/event`, { headers: { prefer: 'code=200' }, signal: controller.signal });
+    const streamed = await fetch(`${sim.url}/api/event`, {
+      headers: { prefer: 'code=200' },
+      signal: controller.signal,
+    });
     expect(streamed.headers.get('content-type')).toBe('text/event-stream');
     controller.abort();
   });

@@ -5,7 +5,7 @@ import { createPipeline } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { createPartitions } from '../../src/control/partitions.js';
 import { RESOURCES } from '../../src/resources/index.js';
-import { loadSpec } from '../../src/spec/openapi.js';
+import { loadSpec } from '../../src/openapi/openapi.js';
 import { SES } from '../support/requests.js';
 
 async function pipelineWithBrokenResponder() {
@@ -14,7 +14,14 @@ async function pipelineWithBrokenResponder() {
   const handler = createPipeline({
     config: resolveConfig({ log: (line) => logged.push(line) }),
     spec,
-    partitions: createPartitions({ spec, resources: RESOURCES, seed: 'test', realTime: false, initial: undefined, project: { directory: '/home/dev/acme-web', id: 'global' } }),
+    partitions: createPartitions({
+      spec,
+      resources: RESOURCES,
+      seed: 'test',
+      realTime: false,
+      initial: undefined,
+      project: { directory: '/home/dev/acme-web', id: 'global' },
+    }),
     responders: [
       {
         name: 'broken',
@@ -30,7 +37,11 @@ describe('unexpected failures', () => {
     const { server, logged } = await pipelineWithBrokenResponder();
     const res = await request(server).get(`/api/session/${SES}/message`);
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ _tag: 'UnknownError', message: expect.any(String), ref: expect.stringMatching(/^err_[0-9a-f]{8}$/) });
+    expect(res.body).toEqual({
+      _tag: 'UnknownError',
+      message: expect.any(String),
+      ref: expect.stringMatching(/^err_[0-9a-f]{8}$/),
+    });
     expect(res.text).not.toContain('kaboom');
     expect(logged.join('\n')).toContain(res.body.ref);
     expect(logged.join('\n')).toContain('kaboom in a responder');

@@ -41,7 +41,13 @@ describe('the page and its assets', () => {
   });
 
   it('refuses anything that is not one of its files, however the path is spelt', async () => {
-    for (const path of ['/__sim/inspector/..%2F..%2Fpackage.json', '/__sim/inspector/%2e%2e%2fsrc%2fapp.ts', '/__sim/inspector/.hidden.js', '/__sim/inspector/missing.js', '/__sim/inspector/README.md']) {
+    for (const path of [
+      '/__sim/inspector/..%2F..%2Fpackage.json',
+      '/__sim/inspector/%2e%2e%2fsrc%2fapp.ts',
+      '/__sim/inspector/.hidden.js',
+      '/__sim/inspector/missing.js',
+      '/__sim/inspector/README.md',
+    ]) {
       const res = await request(app).get(path);
       expect(res.status, path).toBe(404);
       expect(res.body._tag, path).toBe('SimRouteNotFoundError');
@@ -65,7 +71,8 @@ describe('GET /__sim/exchanges/:id', () => {
     const id = sent.headers['x-sim-request-id'] as string;
     const detail = await request(app).get(`/__sim/exchanges/${id}`).expect(200);
     const text = JSON.stringify(detail.body);
-    for (const secret of ['c2VjcmV0', 'cookie-secret', 'api-key-secret', 'sk-live-very-secret', 'dG9rZW4tc2VjcmV0']) expect(text).not.toContain(secret);
+    for (const secret of ['c2VjcmV0', 'cookie-secret', 'api-key-secret', 'sk-live-very-secret', 'dG9rZW4tc2VjcmV0'])
+      expect(text).not.toContain(secret);
     expect(detail.body).toMatchObject({
       id,
       iso: '2026-11-22T09:00:00.000Z',
@@ -73,7 +80,12 @@ describe('GET /__sim/exchanges/:id', () => {
         method: 'POST',
         path: '/api/integration/openai/connect/key',
         query: { auth_token: '[REDACTED]' },
-        headers: { authorization: '[REDACTED]', cookie: '[REDACTED]', 'x-api-key': '[REDACTED]', 'content-type': 'application/json' },
+        headers: {
+          authorization: '[REDACTED]',
+          cookie: '[REDACTED]',
+          'x-api-key': '[REDACTED]',
+          'content-type': 'application/json',
+        },
         body: { json: { key: '[REDACTED]', label: 'Personal' } },
       },
       response: { status: sent.status, headers: { 'x-sim-request-id': id } },
@@ -85,16 +97,26 @@ describe('GET /__sim/exchanges/:id', () => {
     const id = sent.headers['x-sim-request-id'] as string;
     const detail = await request(app).get(`/__sim/exchanges/${id}`).expect(200);
     expect(detail.body.request.query).toEqual({ limit: '2' });
-    expect(detail.body.response).toMatchObject({ status: 200, kind: 'json', headers: { 'content-type': 'application/json', 'x-sim-layer': 'scenario' }, body: { json: sent.body } });
+    expect(detail.body.response).toMatchObject({
+      status: 200,
+      kind: 'json',
+      headers: { 'content-type': 'application/json', 'x-sim-layer': 'scenario' },
+      body: { json: sent.body },
+    });
   });
 
   it('answers a Sim error with a way forward for an id it does not have', async () => {
     const missing = await request(app).get('/__sim/exchanges/req_999999').expect(404);
-    expect(missing.body).toMatchObject({ _tag: 'SimExchangeNotFoundError', message: 'No exchange req_999999 in this partition' });
+    expect(missing.body).toMatchObject({
+      _tag: 'SimExchangeNotFoundError',
+      message: 'No exchange req_999999 in this partition',
+    });
     expect(missing.body.hint).toContain('x-sim-request-id');
     // Ids belong to a partition: another one does not know them.
     const mine = await request(app).get('/api/plugin').expect(200);
-    const elsewhere = await request(app).get(`/__sim/exchanges/${mine.headers['x-sim-request-id'] as string}`).set('x-sim-partition', 'inspector-other');
+    const elsewhere = await request(app)
+      .get(`/__sim/exchanges/${mine.headers['x-sim-request-id'] as string}`)
+      .set('x-sim-partition', 'inspector-other');
     expect(elsewhere.status).toBe(404);
   });
 
@@ -126,7 +148,8 @@ describe('GET /__sim/exchanges/:id', () => {
 
     // Large bodies also count against a byte budget: the oldest go first, the newest always stays.
     const small = createExchangeDetails(10, 100_000);
-    for (const n of [1, 2, 3]) small.record(exchange(`req_00000${n}`, long), { kind: 'empty', status: 204 }, {}, DEFAULT_REDACTION);
+    for (const n of [1, 2, 3])
+      small.record(exchange(`req_00000${n}`, long), { kind: 'empty', status: 204 }, {}, DEFAULT_REDACTION);
     expect(small.size).toBe(1);
     expect(small.get('req_000003').request.body?.truncated).toBe(true);
   });
@@ -184,22 +207,56 @@ describe('GET /__sim/live', () => {
 
   it('starts with a hello: the partition, the clock, the journal and the recent log', async () => {
     await fetch(`${base}/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb`);
-    await fetch(`${base}/__sim/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"by":"6s"}' });
-    const { res, frames: [hello] } = await frames('/__sim/live', 1);
+    await fetch(`${base}/__sim/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"by":"6s"}',
+    });
+    const {
+      res,
+      frames: [hello],
+    } = await frames('/__sim/live', 1);
     expect(res.headers['content-type']).toBe('text/event-stream');
-    expect(hello).toMatchObject({ type: 'hello', partition: 'default', scenario: 'shell-timeout', iso: '2026-11-22T09:00:06.000Z', realTime: false, reloadProblem: null });
-    expect(hello?.journal).toEqual([expect.objectContaining({ method: 'GET', path: '/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb', status: 200, layer: 'scenario' })]);
+    expect(hello).toMatchObject({
+      type: 'hello',
+      partition: 'default',
+      scenario: 'shell-timeout',
+      iso: '2026-11-22T09:00:06.000Z',
+      realTime: false,
+      reloadProblem: null,
+    });
+    expect(hello?.journal).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        path: '/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb',
+        status: 200,
+        layer: 'scenario',
+      }),
+    ]);
     const entries = hello?.entries as Array<Record<string, unknown>>;
     expect(entries.every((e) => e.kind !== 'exchange')).toBe(true);
-    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'event', type: 'shell.exited' }), expect.objectContaining({ kind: 'control', action: 'advance' })]));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'event', type: 'shell.exited' }),
+        expect.objectContaining({ kind: 'control', action: 'advance' }),
+      ]),
+    );
   });
 
   it('then sends each new log entry as it happens, in the partition the path names', async () => {
     const name = 'live-w2';
-    const send = () => fetch(`${base}/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb/timeout`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-sim-partition': name }, body: '{"timeout":1000}' });
+    const send = () =>
+      fetch(`${base}/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb/timeout`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', 'x-sim-partition': name },
+        body: '{"timeout":1000}',
+      });
     const { frames: got } = await frames(`/__partition/${name}/__sim/live`, 3, {}, send);
     expect(got[0]).toMatchObject({ type: 'hello', partition: name, journal: [] });
     expect(got[1]).toMatchObject({ type: 'entry', entry: { kind: 'event', type: 'shell.timeout.updated' } });
-    expect(got[2]).toMatchObject({ type: 'entry', entry: { kind: 'exchange', method: 'PATCH', changes: [expect.stringContaining('shell.timeout.updated')] } });
+    expect(got[2]).toMatchObject({
+      type: 'entry',
+      entry: { kind: 'exchange', method: 'PATCH', changes: [expect.stringContaining('shell.timeout.updated')] },
+    });
   });
 });

@@ -18,7 +18,13 @@ let sim: RunningSimulator;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  sim = await startServer({ port: 0, scenario: 'default', requestTimeout: 600, bodyLimit: 64 * 1024, log: (line) => logged.push(line) });
+  sim = await startServer({
+    port: 0,
+    scenario: 'default',
+    requestTimeout: 600,
+    bodyLimit: 64 * 1024,
+    log: (line) => logged.push(line),
+  });
 });
 afterAll(async () => {
   await sim.close();
@@ -26,7 +32,8 @@ afterAll(async () => {
   expect(logged.filter((line) => line.startsWith('[err_'))).toEqual([]);
 });
 
-const get = (path: string, headers = '') => `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers}connection: close\r\n\r\n`;
+const get = (path: string, headers = '') =>
+  `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\n${headers}connection: close\r\n\r\n`;
 
 /** Holds sockets open and closes them all at the end, whatever the test's outcome. */
 async function holding<T>(body: (held: Socket[]) => Promise<T>): Promise<T> {
@@ -85,7 +92,10 @@ describe('request size', () => {
   });
 
   it('answers a request head past the limit with a JSON 431 that says how to fix it', async () => {
-    for (const request of [get(`/api/plugin?x=${'a'.repeat(100_000)}`), get('/api/plugin', `x-big: ${'b'.repeat(70_000)}\r\n`)]) {
+    for (const request of [
+      get(`/api/plugin?x=${'a'.repeat(100_000)}`),
+      get('/api/plugin', `x-big: ${'b'.repeat(70_000)}\r\n`),
+    ]) {
       const answer = await rawExchange(sim.port, request);
       expect(answer.status).toBe(431);
       expect(answer.headers['content-type']).toBe('application/json');
@@ -99,10 +109,17 @@ describe('request size', () => {
   });
 
   it('answers broken HTTP with a JSON 400', async () => {
-    for (const request of ['GET /api/plugin HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n', 'POST /api/pty HTTP/1.1\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n', '\x00\x01\x02 / HTTP/1.1\r\n\r\n']) {
+    for (const request of [
+      'GET /api/plugin HTTP/1.1\r\nhost: x\r\nbad header line\r\n\r\n',
+      'POST /api/pty HTTP/1.1\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+      '\x00\x01\x02 / HTTP/1.1\r\n\r\n',
+    ]) {
       const answer = await rawExchange(sim.port, request);
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ _tag: 'SimRequestRefusedError', message: expect.stringContaining('not well-formed HTTP/1.1') });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        _tag: 'SimRequestRefusedError',
+        message: expect.stringContaining('not well-formed HTTP/1.1'),
+      });
     }
   });
 
@@ -110,9 +127,16 @@ describe('request size', () => {
     const before = memory();
     const body = JSON.stringify({ command: 'x'.repeat(200_000) });
     for (let i = 0; i < 50; i++) {
-      const answer = await rawExchange(sim.port, `POST /api/pty HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+      const answer = await rawExchange(
+        sim.port,
+        `POST /api/pty HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
       expect(answer.status).toBe(400);
-      expect(JSON.parse(answer.body)).toMatchObject({ _tag: 'InvalidRequestError', kind: 'Payload', message: expect.stringContaining('larger than the simulator accepts') });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        _tag: 'InvalidRequestError',
+        kind: 'Payload',
+        message: expect.stringContaining('larger than the simulator accepts'),
+      });
     }
     expectBounded(before, 8 * MB);
   });
@@ -123,14 +147,19 @@ describe('slow and half-open clients', () => {
     const started = Date.now();
     const answer = await rawExchange(sim.port, 'GET /api/plugin HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: ', 5000);
     expect(answer.status).toBe(408);
-    expect(JSON.parse(answer.body)).toMatchObject({ _tag: 'SimRequestRefusedError', message: 'The request did not arrive whole within 600 ms' });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      _tag: 'SimRequestRefusedError',
+      message: 'The request did not arrive whole within 600 ms',
+    });
     expect(answer.closed).toBe(true);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('times out a body that trickles in', async () => {
     const socket = await openSocket(sim.port);
-    socket.write('POST /api/pty HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"comm');
+    socket.write(
+      'POST /api/pty HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"comm',
+    );
     const answer = await rawExchange(sim.port, '', 5000, socket);
     expect(answer.status).toBe(408);
     expect(answer.closed).toBe(true);
@@ -161,7 +190,18 @@ describe('slow and half-open clients', () => {
   });
 
   it('never cuts an answer short: one slower than the request deadline still arrives whole', async () => {
-    const res = await fetch(`${sim.url}/__sim/rules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ when: { operation: 'v2.reference.list' }, then: { status: 200, body: { location: { directory: '/d', project: { id: 'p', directory: '/d' } }, data: [] }, delay: '1500ms' } }) });
+    const res = await fetch(`${sim.url}/__sim/rules`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        when: { operation: 'v2.reference.list' },
+        then: {
+          status: 200,
+          body: { location: { directory: '/d', project: { id: 'p', directory: '/d' } }, data: [] },
+          delay: '1500ms',
+        },
+      }),
+    });
     expect(res.status).toBe(201);
     try {
       const answer = await rawExchange(sim.port, get('/api/reference'), 5000);
@@ -182,7 +222,11 @@ describe('slow and half-open clients', () => {
           res.pause();
           setTimeout(() => res.resume(), 5);
         });
-        res.on('end', () => (Number(res.headers['content-length']) === Buffer.byteLength(text) ? resolve(text) : reject(new Error('cut short'))));
+        res.on('end', () =>
+          Number(res.headers['content-length']) === Buffer.byteLength(text)
+            ? resolve(text)
+            : reject(new Error('cut short')),
+        );
       });
       req.end();
     });
@@ -200,7 +244,9 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
       const statuses: number[] = [];
       const tags = new Set<string>();
       for (let i = 0; i < 200; i++) {
-        const res = await fetch(`${small.url}/api/session/${SES}/message?limit=5`, { headers: { 'x-sim-partition': `w${i}` } });
+        const res = await fetch(`${small.url}/api/session/${SES}/message?limit=5`, {
+          headers: { 'x-sim-partition': `w${i}` },
+        });
         statuses.push(res.status);
         if (res.status !== 200) tags.add(((await res.json()) as { _tag: string })._tag);
         else await res.arrayBuffer();
@@ -221,12 +267,18 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
       await holding(async (held) => {
         const before = memory();
         const statuses: number[] = [];
-        for (let i = 0; i < 60; i++) statuses.push(await openStream(i % 2 ? '/api/event' : `/__partition/p${i % 4}/api/event`, held, capped.port));
+        for (let i = 0; i < 60; i++)
+          statuses.push(await openStream(i % 2 ? '/api/event' : `/__partition/p${i % 4}/api/event`, held, capped.port));
         expect(statuses.slice(0, 40).every((s) => s === 200)).toBe(true);
         expect(statuses.slice(40).every((s) => s === 429)).toBe(true);
         const refused = await fetch(`${capped.url}/api/event`);
         expect(refused.status).toBe(429);
-        expect(await refused.json()).toEqual({ _tag: 'SimStreamLimitError', message: 'The simulator already holds 40 open event-stream subscribers, its limit', max: 40, hint: expect.stringContaining('maxSubscribers') });
+        expect(await refused.json()).toEqual({
+          _tag: 'SimStreamLimitError',
+          message: 'The simulator already holds 40 open event-stream subscribers, its limit',
+          max: 40,
+          hint: expect.stringContaining('maxSubscribers'),
+        });
         // One leaves: its place is free again.
         held[0]?.destroy();
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -250,7 +302,9 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
       // Large frames: the byte bound (256 KiB) comes long before the 256-frame one would.
       const padding = 'x'.repeat(16_000);
       for (let i = 0; i < 2000 && partition.events.dropped === 0; i++) {
-        partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], { request: 'test' });
+        partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
+          request: 'test',
+        });
         if (i % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
       }
       expect(partition.events.dropped).toBe(1);
@@ -266,16 +320,27 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(32);
       expect(statuses.filter((s) => s === 429)).toHaveLength(8);
       const refused = await fetch(`${sim.url}/__sim/live`);
-      expect(await refused.json()).toMatchObject({ _tag: 'SimStreamLimitError', max: 32, hint: expect.stringContaining('inspector tabs') });
+      expect(await refused.json()).toMatchObject({
+        _tag: 'SimStreamLimitError',
+        max: 32,
+        hint: expect.stringContaining('inspector tabs'),
+      });
     });
   });
 
   it('caps run-time rules per partition', async () => {
     const before = memory();
-    const rule = (i: number) => ({ when: { operation: 'v2.plugin.list', query: { n: String(i) } }, then: { status: 200, body: { location: { directory: '/d', project: { id: 'p', directory: '/d' } }, data: [] } } });
+    const rule = (i: number) => ({
+      when: { operation: 'v2.plugin.list', query: { n: String(i) } },
+      then: { status: 200, body: { location: { directory: '/d', project: { id: 'p', directory: '/d' } }, data: [] } },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 1100; i++) {
-      const res = await fetch(`${sim.url}/__partition/rules/__sim/rules`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule(i)) });
+      const res = await fetch(`${sim.url}/__partition/rules/__sim/rules`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rule(i)),
+      });
       statuses.push(res.status);
       if (i === 1099) expect(await res.json()).toMatchObject({ _tag: 'SimRuleLimitError', max: 1000 });
       else await res.arrayBuffer();
@@ -290,7 +355,11 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
     const send = async (n: number) => {
       for (let i = 0; i < n; i++) {
         // Refused requests (the world keeps nothing of them) with large bodies, which the details keep.
-        const res = await fetch(`${sim.url}/__partition/ring/api/session/${SES}/agent?n=${i}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: i, note: 'x'.repeat(16_000) }) });
+        const res = await fetch(`${sim.url}/__partition/ring/api/session/${SES}/agent?n=${i}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ agent: i, note: 'x'.repeat(16_000) }),
+        });
         expect(res.status).toBe(400);
         await res.arrayBuffer();
       }

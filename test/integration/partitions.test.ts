@@ -19,10 +19,24 @@ afterAll(async () => {
   await sim.close();
 });
 
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const byHeader = (name: string) => (path: string, init: RequestInit = {}) => fetch(`${sim.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-sim-partition': name } });
-const byPrefix = (name: string) => (path: string, init: RequestInit = {}) => fetch(`${sim.url}/__partition/${name}${path}`, init);
-const pendingIds = async (res: Response) => ((await res.json()) as { data: Array<{ id: string }> }).data.map((f) => f.id);
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const byHeader =
+  (name: string) =>
+  (path: string, init: RequestInit = {}) =>
+    fetch(`${sim.url}${path}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), 'x-sim-partition': name },
+    });
+const byPrefix =
+  (name: string) =>
+  (path: string, init: RequestInit = {}) =>
+    fetch(`${sim.url}/__partition/${name}${path}`, init);
+const pendingIds = async (res: Response) =>
+  ((await res.json()) as { data: Array<{ id: string }> }).data.map((f) => f.id);
 
 describe('two partitions driven interleaved', () => {
   it('keep their own world, clock and rules, by header and by path prefix', async () => {
@@ -41,7 +55,14 @@ describe('two partitions driven interleaved', () => {
     expect(await pendingIds(await a('/api/form/request'))).not.toContain(LATER);
 
     // A rule added to A answers only A.
-    const added = await a('/__sim/rules', json({ when: { operation: 'v2.plugin.list' }, then: { error: { _tag: 'UnauthorizedError', message: 'Authentication required' } }, times: 1 }));
+    const added = await a(
+      '/__sim/rules',
+      json({
+        when: { operation: 'v2.plugin.list' },
+        then: { error: { _tag: 'UnauthorizedError', message: 'Authentication required' } },
+        times: 1,
+      }),
+    );
     expect(added.status).toBe(201);
     const refused = await a('/api/plugin');
     expect(refused.status).toBe(401);
@@ -52,7 +73,9 @@ describe('two partitions driven interleaved', () => {
     // The default partition saw none of it.
     expect(await pendingIds(await fetch(`${sim.url}/api/form/request`))).toContain(FORM);
     const journals = await Promise.all(['worker-a', 'worker-b'].map((p) => sim.partition(p).journal()));
-    expect(journals.map((j) => j.filter((e) => e.operationId === 'v2.session.form.reply').map((e) => e.status))).toEqual([[204, 409], [204]]);
+    expect(
+      journals.map((j) => j.filter((e) => e.operationId === 'v2.session.form.reply').map((e) => e.status)),
+    ).toEqual([[204, 409], [204]]);
     expect(journals[0]?.find((e) => e.status === 204)?.changes).toEqual([`form.replied ${FORM} (pending → answered)`]);
   });
 
@@ -62,13 +85,23 @@ describe('two partitions driven interleaved', () => {
     const start = await c.clock.now();
     expect(await c.clock.advance('1m30s')).toBe(start + 90_000);
     expect(await sim.clock.now()).toBe(start);
-    expect(((await c.state()) as { forms: Array<{ id: string; state: string }> }).forms.map((f) => f.state)).toEqual(['pending', 'pending', 'cancelled']);
+    expect(((await c.state()) as { forms: Array<{ id: string; state: string }> }).forms.map((f) => f.state)).toEqual([
+      'pending',
+      'pending',
+      'cancelled',
+    ]);
     await c.reset();
     expect(await c.clock.now()).toBe(start);
-    const listed = (await (await fetch(`${sim.url}/__sim/partitions`)).json()) as { partitions: Array<{ name: string }> };
-    expect(listed.partitions.map((p) => p.name)).toEqual(expect.arrayContaining(['default', 'worker-a', 'worker-b', 'worker-c']));
+    const listed = (await (await fetch(`${sim.url}/__sim/partitions`)).json()) as {
+      partitions: Array<{ name: string }>;
+    };
+    expect(listed.partitions.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['default', 'worker-a', 'worker-b', 'worker-c']),
+    );
     await c.close();
-    const after = (await (await fetch(`${sim.url}/__sim/partitions`)).json()) as { partitions: Array<{ name: string }> };
+    const after = (await (await fetch(`${sim.url}/__sim/partitions`)).json()) as {
+      partitions: Array<{ name: string }>;
+    };
     expect(after.partitions.map((p) => p.name)).not.toContain('worker-c');
   });
 });
@@ -81,7 +114,9 @@ describe('refusals say what is wrong', () => {
     expect(res.status).toBe(429);
     const body = (await res.json()) as { _tag: string; message: string; hint: string };
     expect(body._tag).toBe('SimPartitionLimitError');
-    expect(body.message).toBe('Cannot create partition "worker-e": the simulator already holds 4 partitions, its limit');
+    expect(body.message).toBe(
+      'Cannot create partition "worker-e": the simulator already holds 4 partitions, its limit',
+    );
     expect(body.hint).toContain('DELETE /__sim/partitions/NAME');
     await sim.partition('worker-d').close();
   });
@@ -94,11 +129,18 @@ describe('refusals say what is wrong', () => {
 
   it('refuses a run-time rule answering an error the operation does not declare, listing the declared ones', async () => {
     const p = sim.partition('rules');
-    const error = await p.rules.add({ when: { operation: 'v2.session.compact' }, then: { error: { _tag: 'FormNotFoundError', id: 'frm_x', message: 'nope' } } }).catch((e: unknown) => e);
+    const error = await p.rules
+      .add({
+        when: { operation: 'v2.session.compact' },
+        then: { error: { _tag: 'FormNotFoundError', id: 'frm_x', message: 'nope' } },
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SimulatorError);
     const refusal = error as SimulatorError;
     expect(refusal.tag).toBe('SimRuleError');
-    expect(refusal.problems?.join('\n')).toMatch(/FormNotFoundError is not an error v2\.session\.compact declares\. Declared: .*ConflictError/);
+    expect(refusal.problems?.join('\n')).toMatch(
+      /FormNotFoundError is not an error v2\.session\.compact declares\. Declared: .*ConflictError/,
+    );
     await p.close();
   });
 
@@ -118,7 +160,10 @@ describe('run-time faults', () => {
     const dropId = await p.rules.add({ when: { operation: 'v2.model.default' }, then: { drop: true }, times: 1 });
     await expect(fetch(`${p.url}/api/model/default`)).rejects.toThrow();
     expect((await fetch(`${p.url}/api/model/default`)).status).toBe(200);
-    await p.rules.add({ when: { operation: 'v2.plugin.list' }, then: { status: 200, body: { data: [{ id: 'slow' }] }, delay: '150ms' } });
+    await p.rules.add({
+      when: { operation: 'v2.plugin.list' },
+      then: { status: 200, body: { data: [{ id: 'slow' }] }, delay: '150ms' },
+    });
     const began = Date.now();
     const slow = await fetch(`${p.url}/api/plugin`);
     expect(Date.now() - began).toBeGreaterThanOrEqual(140);
@@ -129,7 +174,10 @@ describe('run-time faults', () => {
       ['rul_2', 1],
     ]);
     const journal = await p.journal();
-    expect(journal.find((e) => e.operationId === 'v2.model.default')).toMatchObject({ layer: 'rule', rule: `runtime rule ${dropId}` });
+    expect(journal.find((e) => e.operationId === 'v2.model.default')).toMatchObject({
+      layer: 'rule',
+      rule: `runtime rule ${dropId}`,
+    });
     await p.rules.remove(dropId);
     expect((await p.rules.list()).filter((r) => r.id).map((r) => r.id)).toEqual(['rul_2']);
     await p.reset();
@@ -140,12 +188,19 @@ describe('run-time faults', () => {
 
 describe('real time', () => {
   it('fires a scheduled transition as wall time passes, at its own virtual instant', async () => {
-    const live = await startSimulator({ realTime: true, scenario: { name: 'live', shells: [{ id: 'sh_203a7e5c7001OpQrStUvWxYzAb', command: 'npm test', timeout: 80 }] } });
+    const live = await startSimulator({
+      realTime: true,
+      scenario: { name: 'live', shells: [{ id: 'sh_203a7e5c7001OpQrStUvWxYzAb', command: 'npm test', timeout: 80 }] },
+    });
     try {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const exited = (await live.events()).find((e) => e.kind === 'event' && e.type === 'shell.exited');
       // 250 ms of wall time have passed, but the timeout happened at +80 ms, and the event says so.
-      expect(exited).toMatchObject({ time: Date.UTC(2026, 10, 22, 9) + 80, data: { id: 'sh_203a7e5c7001OpQrStUvWxYzAb', status: 'timeout' }, cause: { timer: 'shell:sh_203a7e5c7001OpQrStUvWxYzAb' } });
+      expect(exited).toMatchObject({
+        time: Date.UTC(2026, 10, 22, 9) + 80,
+        data: { id: 'sh_203a7e5c7001OpQrStUvWxYzAb', status: 'timeout' },
+        cause: { timer: 'shell:sh_203a7e5c7001OpQrStUvWxYzAb' },
+      });
     } finally {
       await live.close();
     }
@@ -162,8 +217,18 @@ describe('mends found in review', () => {
 
   it('gives a scenario rule its `times` again after a reset', async () => {
     const p = sim.partition('times');
-    await p.useScenario({ name: 'times', rules: [{ when: { operation: 'v2.plugin.list' }, then: { status: 200, body: { data: [{ id: 'scripted' }] } }, times: 1 }] });
-    const plugins = async () => ((await (await fetch(`${p.url}/api/plugin`)).json()) as { data: Array<{ id: string }> }).data[0]?.id;
+    await p.useScenario({
+      name: 'times',
+      rules: [
+        {
+          when: { operation: 'v2.plugin.list' },
+          then: { status: 200, body: { data: [{ id: 'scripted' }] } },
+          times: 1,
+        },
+      ],
+    });
+    const plugins = async () =>
+      ((await (await fetch(`${p.url}/api/plugin`)).json()) as { data: Array<{ id: string }> }).data[0]?.id;
     expect([await plugins(), await plugins()]).toEqual(['scripted', expect.not.stringMatching(/^scripted$/)]);
     await p.reset();
     expect(await plugins()).toBe('scripted');

@@ -24,7 +24,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
       if (req.url?.startsWith('/api/event')) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.write('data: {"type":"server.connected"}\n\n');
@@ -33,7 +38,13 @@ beforeAll(async () => {
       }
       if (req.url?.includes('/compact')) {
         res.writeHead(503, { 'content-type': 'application/json', connection: 'keep-alive', 'x-upstream': 'yes' });
-        res.end(JSON.stringify({ _tag: 'ServiceUnavailableError', message: 'Session compact is not available yet', service: 'session.compact' }));
+        res.end(
+          JSON.stringify({
+            _tag: 'ServiceUnavailableError',
+            message: 'Session compact is not available yet',
+            service: 'session.compact',
+          }),
+        );
         return;
       }
       if (req.url?.includes('/agent')) {
@@ -67,21 +78,32 @@ describe('proxy mode', () => {
       .send('{"agent":"plan"}');
     expect(res.status).toBe(204);
     expect(res.headers['x-sim-layer']).toBe('upstream');
-    expect(seen[0]).toMatchObject({ method: 'POST', url: '/api/session/ses_1/agent?x=1&x=2', body: '{"agent":"plan"}' });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/session/ses_1/agent?x=1&x=2',
+      body: '{"agent":"plan"}',
+    });
     expect(seen[0]?.headers.authorization).toBe('Basic b3BlbmNvZGU6c2VjcmV0');
     expect(seen[0]?.headers['x-private']).toBeUndefined();
     expect(seen[0]?.headers.te).toBeUndefined();
   });
 
   it('passes the upstream answer on byte for byte and reports where it departs from the spec', async () => {
-    const res = await request(app).post('/api/session/ses_1/compact').set('content-type', 'application/json').send('{}');
+    const res = await request(app)
+      .post('/api/session/ses_1/compact')
+      .set('content-type', 'application/json')
+      .send('{}');
     expect(res.status).toBe(503);
     expect(res.body._tag).toBe('ServiceUnavailableError');
     expect(res.headers['x-upstream']).toBe('yes');
     expect(res.headers.connection).not.toBe('keep-alive, x-private');
     expect(res.headers['x-sim-violations']).toBe('1');
     const journal = await request(app).get('/__sim/journal');
-    expect(journal.body.entries.at(-1)).toMatchObject({ operationId: 'v2.session.compact', layer: 'upstream', violations: ['status 503 is not declared by v2.session.compact'] });
+    expect(journal.body.entries.at(-1)).toMatchObject({
+      operationId: 'v2.session.compact',
+      layer: 'upstream',
+      violations: ['status 503 is not declared by v2.session.compact'],
+    });
   });
 
   it('forwards requests the spec does not know, and bad ones, noting both', async () => {
@@ -97,11 +119,14 @@ describe('proxy mode', () => {
   });
 
   it('streams server-sent events through as they come', async () => {
-    const res = await request(app).get('/api/event').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString()));
-      r.on('end', () => done(null, text));
-    });
+    const res = await request(app)
+      .get('/api/event')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => done(null, text));
+      });
     expect(res.headers['content-type']).toBe('text/event-stream');
     expect(res.body).toBe('data: {"type":"server.connected"}\n\ndata: {"type":"bye"}\n\n');
   });

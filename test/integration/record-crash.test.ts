@@ -34,7 +34,20 @@ afterAll(async () => {
 
 it('leaves a valid file with every completed interaction after kill -9', async () => {
   const recording = join(mkdtempSync(join(tmpdir(), 'sim-crash-')), 'crash.yaml');
-  const child = spawn(process.execPath, [BIN, 'record', '--upstream', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, '--recording', recording, '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      'record',
+      '--upstream',
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      '--recording',
+      recording,
+      '--port',
+      '0',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 15_000);
@@ -55,7 +68,11 @@ it('leaves a valid file with every completed interaction after kill -9', async (
       const i = next++;
       if (i === 250) child.kill('SIGKILL');
       try {
-        const res = await fetch(`${url}/api/session/ses_1/permission`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'bash', resources: [`r${i}`] }) });
+        const res = await fetch(`${url}/api/session/ses_1/permission`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'bash', resources: [`r${i}`] }),
+        });
         if (res.ok) {
           await res.arrayBuffer();
           completed++;
@@ -66,7 +83,9 @@ it('leaves a valid file with every completed interaction after kill -9', async (
     }
   };
   await Promise.all(Array.from({ length: 20 }, worker));
-  await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+  await new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve),
+  );
 
   const text = readFileSync(recording, 'utf8');
   expect(parseAllDocuments(text).every((d) => d.errors.length === 0)).toBe(true);

@@ -26,7 +26,12 @@ beforeAll(async () => {
       if (req.url?.startsWith('/api/integration/attempt/')) {
         polls++;
         res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'session=abc123' });
-        res.end(JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: { status: polls >= 3 ? 'complete' : 'pending', time: { created: 1, expires: 600001 } } }));
+        res.end(
+          JSON.stringify({
+            location: { directory: '/srv', project: { id: 'global', directory: '/srv' } },
+            data: { status: polls >= 3 ? 'complete' : 'pending', time: { created: 1, expires: 600001 } },
+          }),
+        );
       } else if (req.url?.startsWith('/api/event')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"type":"server.connected"}\n\n');
@@ -59,7 +64,8 @@ describe('record then replay', () => {
     polls = 0;
     const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
     const statuses: string[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await request(recorder).get('/api/integration/attempt/con_1')).body.data.status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await request(recorder).get('/api/integration/attempt/con_1')).body.data.status);
     expect(statuses).toEqual(['pending', 'pending', 'complete']);
 
     const replayer = await createApp({ replay: recording, log: () => {} });
@@ -83,13 +89,22 @@ describe('record then replay', () => {
     polls = 0;
     const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
     // The prefix selects a partition; the upstream is asked for the path the client meant.
-    for (let i = 0; i < 3; i++) await request(recorder).get('/__partition/rec/api/integration/attempt/con_1').expect(200);
+    for (let i = 0; i < 3; i++)
+      await request(recorder).get('/__partition/rec/api/integration/attempt/con_1').expect(200);
     const recorded = parseRecording(readFileSync(recording, 'utf8')).interactions.map((i) => i.request.path);
     expect(recorded).toEqual(Array(3).fill('/api/integration/attempt/con_1'));
 
     const replayer = await createApp({ replay: recording, log: () => {} });
-    const poll = async (partition: string) => (await request(replayer).get('/api/integration/attempt/con_1').set('x-sim-partition', partition)).body.data.status as string;
-    expect([await poll('a'), await poll('a'), await poll('b'), await poll('a'), await poll('b')]).toEqual(['pending', 'pending', 'pending', 'complete', 'pending']);
+    const poll = async (partition: string) =>
+      (await request(replayer).get('/api/integration/attempt/con_1').set('x-sim-partition', partition)).body.data
+        .status as string;
+    expect([await poll('a'), await poll('a'), await poll('b'), await poll('a'), await poll('b')]).toEqual([
+      'pending',
+      'pending',
+      'pending',
+      'complete',
+      'pending',
+    ]);
   });
 
   it('never writes a secret: key, authorization, cookies, auth_token', async () => {
@@ -106,11 +121,18 @@ describe('record then replay', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('abc123');
     const [, interaction] = parseAllDocuments(text).map((d) => d.toJS());
-    expect(interaction.request).toMatchObject({ query: { auth_token: '[REDACTED]' }, headers: { authorization: '[REDACTED]', cookie: '[REDACTED]' }, body: { key: '[REDACTED]', label: 'Work' } });
+    expect(interaction.request).toMatchObject({
+      query: { auth_token: '[REDACTED]' },
+      headers: { authorization: '[REDACTED]', cookie: '[REDACTED]' },
+      body: { key: '[REDACTED]', label: 'Work' },
+    });
 
     // Placeholders are stable: the same request with another key still matches.
     const replayer = await createApp({ replay: recording, log: () => {} });
-    await request(replayer).post('/api/integration/anthropic/connect/key?auth_token=other').send({ key: 'sk-another', label: 'Work' }).expect(204);
+    await request(replayer)
+      .post('/api/integration/anthropic/connect/key?auth_token=other')
+      .send({ key: 'sk-another', label: 'Work' })
+      .expect(204);
   });
 
   it('answers a miss with the closest recorded interaction and the field that differs', async () => {
@@ -122,7 +144,8 @@ describe('record then replay', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({
       _tag: 'SimRecordingNotFoundError',
-      message: 'No recorded interaction matches POST v2.session.switchAgent: body field agent differs: recorded "plan", sent "build"',
+      message:
+        'No recorded interaction matches POST v2.session.switchAgent: body field agent differs: recorded "plan", sent "build"',
       closest: { seq: 1, method: 'POST', path: `/api/session/${SES}/agent` },
     });
     const never = await request(replayer).get('/api/plugin');
@@ -132,16 +155,20 @@ describe('record then replay', () => {
   it('records an event stream with its chunks and replays them', async () => {
     const recording = file();
     const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
-    const text = (r: request.Test) => r.buffer(true).parse((res, done) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => done(null, body));
-    });
+    const text = (r: request.Test) =>
+      r.buffer(true).parse((res, done) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => done(null, body));
+      });
     const live = await text(request(recorder).get('/api/event'));
     expect(live.body).toBe('data: {"type":"server.connected"}\n\ndata: {"type":"later"}\n\n');
     await new Promise((r) => setTimeout(r, 20)); // the recording is written when the stream ends
     const stored = parseRecording(readFileSync(recording, 'utf8')).interactions[0];
-    expect(stored?.response.chunks?.map((c) => c.data)).toEqual(['data: {"type":"server.connected"}\n\n', 'data: {"type":"later"}\n\n']);
+    expect(stored?.response.chunks?.map((c) => c.data)).toEqual([
+      'data: {"type":"server.connected"}\n\n',
+      'data: {"type":"later"}\n\n',
+    ]);
     const replayer = await createApp({ replay: recording, log: () => {} });
     const replayed = await text(request(replayer).get('/api/event'));
     expect(replayed.headers['content-type']).toBe('text/event-stream');
@@ -151,12 +178,21 @@ describe('record then replay', () => {
   it('loses nothing when hundreds of requests arrive at once', async () => {
     const recording = file();
     const recorder = await createApp({ upstream: upstreamUrl, record: recording, log: () => {} });
-    await Promise.all(Array.from({ length: 300 }, (_, i) => request(recorder).post(`/api/session/${SES}/agent`).send({ agent: `a${i}` }).expect(200)));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        request(recorder)
+          .post(`/api/session/${SES}/agent`)
+          .send({ agent: `a${i}` })
+          .expect(200),
+      ),
+    );
     const { interactions, tornTail } = parseRecording(readFileSync(recording, 'utf8'));
     expect(tornTail).toBe(false);
     expect(interactions).toHaveLength(300);
     expect(new Set(interactions.map((i) => (i.request.body as { agent: string }).agent)).size).toBe(300);
     expect(interactions.map((i) => i.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
-    expect(parse(readFileSync(recording, 'utf8').split('\n---\n')[0] ?? '')).toMatchObject({ format: 'session-agent-sim/recording@1' });
+    expect(parse(readFileSync(recording, 'utf8').split('\n---\n')[0] ?? '')).toMatchObject({
+      format: 'session-agent-sim/recording@1',
+    });
   });
 });

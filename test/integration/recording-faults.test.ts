@@ -21,7 +21,10 @@ import { parseRecording } from '../../src/recordings/format.js';
 import { freePort } from '../support/ports.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
-const PLUGINS = { location: { directory: '/srv/x', project: { id: 'global', directory: '/srv/x' } }, data: [{ id: 'agent' }] };
+const PLUGINS = {
+  location: { directory: '/srv/x', project: { id: 'global', directory: '/srv/x' } },
+  data: [{ id: 'agent' }],
+};
 
 /** A loopback upstream whose answer per path is a fault or a healthy JSON body. */
 let upstream: Server;
@@ -114,7 +117,11 @@ describe('a refused upstream', () => {
   it.each(['proxy', 'record'] as const)('answers a JSON SimUpstreamError in %s mode', async (mode) => {
     const port = await freePort();
     const recording = join(tempDir('sim-refused-'), 'r.yaml');
-    const app = await createApp({ upstream: `http://127.0.0.1:${port}`, ...(mode === 'record' ? { record: recording } : {}), log: () => {} });
+    const app = await createApp({
+      upstream: `http://127.0.0.1:${port}`,
+      ...(mode === 'record' ? { record: recording } : {}),
+      log: () => {},
+    });
     const res = await request(app).get('/api/plugin');
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ _tag: 'SimUpstreamError', code: 'ECONNREFUSED' });
@@ -128,18 +135,30 @@ describe('a recording that cannot be written', () => {
     writeFileSync(join(dir, 'file'), 'x');
     const recording = join(dir, 'file', 'r.yaml');
     await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(ConfigError);
-    await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(`cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)`);
-    const cli = spawn(process.execPath, [BIN, 'record', '--upstream', upstreamUrl, '--recording', recording, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(
+      `cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)`,
+    );
+    const cli = spawn(
+      process.execPath,
+      [BIN, 'record', '--upstream', upstreamUrl, '--recording', recording, '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = await once(cli, 'exit');
     expect(code).toBe(2);
-    expect(stderr).toBe(`cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)\nRun "session-agent-sim record --help" for its options and examples.\n`);
+    expect(stderr).toBe(
+      `cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)\nRun "session-agent-sim record --help" for its options and examples.\n`,
+    );
   });
 
   it('is refused at start when it is a device or a folder, not a file', async () => {
-    await expect(createApp({ upstream: upstreamUrl, record: '/dev/full', log: () => {} })).rejects.toThrow('cannot record into /dev/full: it is not a regular file');
-    await expect(createApp({ upstream: upstreamUrl, record: tempDir('sim-dir-'), log: () => {} })).rejects.toThrow('it is not a regular file');
+    await expect(createApp({ upstream: upstreamUrl, record: '/dev/full', log: () => {} })).rejects.toThrow(
+      'cannot record into /dev/full: it is not a regular file',
+    );
+    await expect(createApp({ upstream: upstreamUrl, record: tempDir('sim-dir-'), log: () => {} })).rejects.toThrow(
+      'it is not a regular file',
+    );
   });
 
   // A small file system of its own is the honest way to run out of space; it needs the right to mount one.
@@ -155,7 +174,9 @@ describe('a recording that cannot be written', () => {
     it('is refused at start on a read-only disk', async () => {
       execFileSync('mount', ['-o', 'remount,ro', mount]);
       try {
-        await expect(createApp({ upstream: upstreamUrl, record: join(mount, 'ro.yaml'), log: () => {} })).rejects.toThrow(`cannot record into ${join(mount, 'ro.yaml')}: read-only file system (EROFS)`);
+        await expect(
+          createApp({ upstream: upstreamUrl, record: join(mount, 'ro.yaml'), log: () => {} }),
+        ).rejects.toThrow(`cannot record into ${join(mount, 'ro.yaml')}: read-only file system (EROFS)`);
       } finally {
         execFileSync('mount', ['-o', 'remount,rw', mount]);
       }
@@ -164,7 +185,12 @@ describe('a recording that cannot be written', () => {
     it('answers 507 SimRecordingWriteError at the write that finds the disk full, logs it, and records again once there is room', async () => {
       const recording = join(mount, 'full.yaml');
       const logged: string[] = [];
-      const sim = await startServer({ port: 0, upstream: upstreamUrl, record: recording, log: (line) => logged.push(line) });
+      const sim = await startServer({
+        port: 0,
+        upstream: upstreamUrl,
+        record: recording,
+        log: (line) => logged.push(line),
+      });
       try {
         expect((await fetch(`${sim.url}/api/plugin`)).status).toBe(200);
         fill(join(mount, 'filler'));
@@ -177,7 +203,9 @@ describe('a recording that cannot be written', () => {
           message: `The upstream answered, but the interaction could not be written to ${recording}: no space left on device (ENOSPC)`,
           hint: expect.stringContaining('Free space on that disk'),
         });
-        expect(logged.some((line) => line.startsWith('record: interaction 2 (GET /api/plugin) not written:'))).toBe(true);
+        expect(logged.some((line) => line.startsWith('record: interaction 2 (GET /api/plugin) not written:'))).toBe(
+          true,
+        );
         rmSync(join(mount, 'filler'));
         expect((await fetch(`${sim.url}/api/plugin?after=freed`)).status).toBe(200);
       } finally {
@@ -191,7 +219,9 @@ describe('a recording that cannot be written', () => {
     it('is refused at start on a full disk', async () => {
       fill(join(mount, 'filler'));
       try {
-        await expect(createApp({ upstream: upstreamUrl, record: join(mount, 'new.yaml'), log: () => {} })).rejects.toThrow('no space left on device (ENOSPC)');
+        await expect(
+          createApp({ upstream: upstreamUrl, record: join(mount, 'new.yaml'), log: () => {} }),
+        ).rejects.toThrow('no space left on device (ENOSPC)');
       } finally {
         rmSync(join(mount, 'filler'));
       }
@@ -213,7 +243,20 @@ describe('SIGTERM', () => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(PLUGINS)), 800);
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-    const child = spawn(process.execPath, [BIN, 'record', '--upstream', `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, '--recording', recording, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'record',
+        '--upstream',
+        `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+        '--recording',
+        recording,
+        '--port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {

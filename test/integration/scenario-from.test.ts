@@ -22,7 +22,7 @@ import { readTimeline, type Timeline } from '../../src/derive/timeline.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 
 const UPSTREAM = 'http://upstream.invalid';
 const DIR = '/srv/demo';
@@ -33,13 +33,27 @@ const ATTEMPT = 'con_203a64b00001CrBDw85dYNzrGb';
 const SHELL = 'sh_203a7e5c7001OpQrStUvWxYzAb';
 const FORM = 'frm_203a7c0e2001Ab3dEf4GhIjKlM';
 const SECRET = 'sk-never-on-disk-5521';
-const MODEL = parse(readFileSync(new URL('../../scenarios/default.yaml', import.meta.url), 'utf8')).model as Record<string, unknown>;
-const OPENAI = { id: 'openai', name: 'OpenAI', methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }, { type: 'key' }], connections: [] as unknown[] };
+const MODEL = parse(readFileSync(new URL('../../scenarios/default.yaml', import.meta.url), 'utf8')).model as Record<
+  string,
+  unknown
+>;
+const OPENAI = {
+  id: 'openai',
+  name: 'OpenAI',
+  methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }, { type: 'key' }],
+  connections: [] as unknown[],
+};
 const MESSAGES = [
-  { id: 'msg_203a52106001tZWYWeFGLbY095', time: { created: 1795350000000 }, type: 'user', text: 'Add an avatar to the profile page' },
+  {
+    id: 'msg_203a52106001tZWYWeFGLbY095',
+    time: { created: 1795350000000 },
+    type: 'user',
+    text: 'Add an avatar to the profile page',
+  },
   { id: 'msg_203a52106002tZWYWeFGLbY096', time: { created: 1795350005000 }, type: 'agent-switched', agent: 'build' },
 ];
-const cursor = (id: string, direction: string) => Buffer.from(JSON.stringify({ id, order: 'desc', direction })).toString('base64url');
+const cursor = (id: string, direction: string) =>
+  Buffer.from(JSON.stringify({ id, order: 'desc', direction })).toString('base64url');
 
 let spec: SpecIndex;
 let dir: string;
@@ -50,33 +64,106 @@ let scenarioFile: string;
 
 /** The upstream's answers, scripted in the order the flow asks; times are taken as the flow runs. */
 function scriptUpstream(events: PassThrough): void {
-  const attempt = (status: string) => ({ location: LOCATION, data: { status, time: { created: created.attempt, expires: created.attempt + 600_000 } } });
+  const attempt = (status: string) => ({
+    location: LOCATION,
+    data: { status, time: { created: created.attempt, expires: created.attempt + 600_000 } },
+  });
   const created = { attempt: Date.now() - 20_000, shell: Date.now() - 60_000 };
-  const shell = (extra: Record<string, unknown>) => ({ location: LOCATION, data: { id: SHELL, status: 'running', command: 'npm run e2e', cwd: DIR, shell: '/bin/bash', file: `/tmp/shell/${SHELL}.log`, metadata: {}, time: { started: created.shell }, pid: 4242, ...extra } });
-  const form = { id: FORM, sessionID: SESSION, title: 'Pick a framework', mode: 'form', fields: [{ key: 'framework', type: 'string', required: true }] };
+  const shell = (extra: Record<string, unknown>) => ({
+    location: LOCATION,
+    data: {
+      id: SHELL,
+      status: 'running',
+      command: 'npm run e2e',
+      cwd: DIR,
+      shell: '/bin/bash',
+      file: `/tmp/shell/${SHELL}.log`,
+      metadata: {},
+      time: { started: created.shell },
+      pid: 4242,
+      ...extra,
+    },
+  });
+  const form = {
+    id: FORM,
+    sessionID: SESSION,
+    title: 'Pick a framework',
+    mode: 'form',
+    fields: [{ key: 'framework', type: 'string', required: true }],
+  };
   nock(UPSTREAM)
-    .get('/api/event').reply(200, () => events, { 'content-type': 'text/event-stream' })
-    .get('/api/integration').reply(200, { location: LOCATION, data: [OPENAI] })
-    .post('/api/integration/openai/connect/oauth').reply(200, { location: LOCATION, data: { attemptID: ATTEMPT, url: 'https://auth.example/x', instructions: 'Open the page', mode: 'auto', time: { created: created.attempt, expires: created.attempt + 600_000 } } })
-    .get(`/api/integration/attempt/${ATTEMPT}`).reply(200, () => attempt('pending'))
-    .get(`/api/integration/attempt/${ATTEMPT}`).reply(200, () => attempt('pending'))
-    .get(`/api/integration/attempt/${ATTEMPT}`).reply(200, () => attempt('complete'))
-    .get('/api/integration').reply(200, { location: LOCATION, data: [{ ...OPENAI, connections: [{ type: 'credential', id: 'cred_203a64c10001ChatGptProAbCd', label: 'ChatGPT Pro' }] }] })
-    .post('/api/integration/openai/connect/key').reply(204)
-    .get(`/api/shell/${SHELL}`).reply(200, () => shell({}))
-    .get(`/api/shell/${SHELL}`).reply(200, () => shell({ status: 'timeout', time: { started: created.shell, completed: Date.now() - 3 } }))
-    .get(`/api/session/${SESSION}/message`).query({ limit: '2' }).reply(200, { data: [...MESSAGES].reverse(), cursor: { previous: cursor(MESSAGES[1]!.id, 'previous'), next: cursor(MESSAGES[0]!.id, 'next') } })
-    .post(`/api/session/${SESSION}/revert/stage`).times(2).reply(409, { _tag: 'SessionBusyError', sessionID: SESSION, message: `Session is busy: ${SESSION}` })
-    .post(`/api/session/${SESSION}/revert/stage`).reply(200, { data: { messageID: MESSAGES[0]!.id, snapshot: 'fd63f238e060de2f14f5d2720fb966e1832c7e18', files: [] } })
-    .get('/api/form/request').reply(200, { location: LOCATION, data: [] })
-    .get('/api/form/request').reply(200, { location: LOCATION, data: [form] })
-    .post(`/api/session/${SESSION}/form/${FORM}/reply`).reply(204)
-    .post(`/api/session/${SESSION}/form/${FORM}/reply`).reply(409, { _tag: 'FormAlreadySettledError', id: FORM, message: `Form already settled: ${FORM}` })
-    .get('/api/form/request').reply(200, { location: LOCATION, data: [] })
-    .get('/api/model/default').reply(503, { _tag: 'ServiceUnavailableError', message: 'Model catalog initialization timed out', service: 'model.catalog' })
-    .get('/api/model/default').reply(200, { location: LOCATION, data: MODEL })
-    .post(`/api/session/${SESSION}/synthetic`).reply(204)
-    .get('/api/health').reply(200, { healthy: true, version: '1.18.33' });
+    .get('/api/event')
+    .reply(200, () => events, { 'content-type': 'text/event-stream' })
+    .get('/api/integration')
+    .reply(200, { location: LOCATION, data: [OPENAI] })
+    .post('/api/integration/openai/connect/oauth')
+    .reply(200, {
+      location: LOCATION,
+      data: {
+        attemptID: ATTEMPT,
+        url: 'https://auth.example/x',
+        instructions: 'Open the page',
+        mode: 'auto',
+        time: { created: created.attempt, expires: created.attempt + 600_000 },
+      },
+    })
+    .get(`/api/integration/attempt/${ATTEMPT}`)
+    .reply(200, () => attempt('pending'))
+    .get(`/api/integration/attempt/${ATTEMPT}`)
+    .reply(200, () => attempt('pending'))
+    .get(`/api/integration/attempt/${ATTEMPT}`)
+    .reply(200, () => attempt('complete'))
+    .get('/api/integration')
+    .reply(200, {
+      location: LOCATION,
+      data: [
+        {
+          ...OPENAI,
+          connections: [{ type: 'credential', id: 'cred_203a64c10001ChatGptProAbCd', label: 'ChatGPT Pro' }],
+        },
+      ],
+    })
+    .post('/api/integration/openai/connect/key')
+    .reply(204)
+    .get(`/api/shell/${SHELL}`)
+    .reply(200, () => shell({}))
+    .get(`/api/shell/${SHELL}`)
+    .reply(200, () => shell({ status: 'timeout', time: { started: created.shell, completed: Date.now() - 3 } }))
+    .get(`/api/session/${SESSION}/message`)
+    .query({ limit: '2' })
+    .reply(200, {
+      data: [...MESSAGES].reverse(),
+      cursor: { previous: cursor(MESSAGES[1]!.id, 'previous'), next: cursor(MESSAGES[0]!.id, 'next') },
+    })
+    .post(`/api/session/${SESSION}/revert/stage`)
+    .times(2)
+    .reply(409, { _tag: 'SessionBusyError', sessionID: SESSION, message: `Session is busy: ${SESSION}` })
+    .post(`/api/session/${SESSION}/revert/stage`)
+    .reply(200, {
+      data: { messageID: MESSAGES[0]!.id, snapshot: 'fd63f238e060de2f14f5d2720fb966e1832c7e18', files: [] },
+    })
+    .get('/api/form/request')
+    .reply(200, { location: LOCATION, data: [] })
+    .get('/api/form/request')
+    .reply(200, { location: LOCATION, data: [form] })
+    .post(`/api/session/${SESSION}/form/${FORM}/reply`)
+    .reply(204)
+    .post(`/api/session/${SESSION}/form/${FORM}/reply`)
+    .reply(409, { _tag: 'FormAlreadySettledError', id: FORM, message: `Form already settled: ${FORM}` })
+    .get('/api/form/request')
+    .reply(200, { location: LOCATION, data: [] })
+    .get('/api/model/default')
+    .reply(503, {
+      _tag: 'ServiceUnavailableError',
+      message: 'Model catalog initialization timed out',
+      service: 'model.catalog',
+    })
+    .get('/api/model/default')
+    .reply(200, { location: LOCATION, data: MODEL })
+    .post(`/api/session/${SESSION}/synthetic`)
+    .reply(204)
+    .get('/api/health')
+    .reply(200, { healthy: true, version: '1.18.33' });
 }
 
 /** One frame as the real server writes it. */
@@ -112,12 +199,19 @@ beforeAll(async () => {
   await pause(20);
   await app.get(`/api/shell/${SHELL}`).expect(200);
   await app.get(`/api/session/${SESSION}/message?limit=2`).expect(200);
-  for (const status of [409, 409, 200]) await app.post(`/api/session/${SESSION}/revert/stage`).send({ messageID: MESSAGES[0]!.id }).expect(status);
+  for (const status of [409, 409, 200])
+    await app.post(`/api/session/${SESSION}/revert/stage`).send({ messageID: MESSAGES[0]!.id }).expect(status);
   await app.get('/api/form/request').expect(200);
   await pause(20);
   await app.get('/api/form/request').expect(200);
-  await app.post(`/api/session/${SESSION}/form/${FORM}/reply`).send({ answer: { framework: 'react' } }).expect(204);
-  await app.post(`/api/session/${SESSION}/form/${FORM}/reply`).send({ answer: { framework: 'react' } }).expect(409);
+  await app
+    .post(`/api/session/${SESSION}/form/${FORM}/reply`)
+    .send({ answer: { framework: 'react' } })
+    .expect(204);
+  await app
+    .post(`/api/session/${SESSION}/form/${FORM}/reply`)
+    .send({ answer: { framework: 'react' } })
+    .expect(409);
   await app.get('/api/form/request').expect(200);
   await app.get('/api/model/default').expect(503);
   await app.get('/api/model/default').expect(200);
@@ -125,9 +219,25 @@ beforeAll(async () => {
   // The agent's turn, as the real server streams it.
   const step = { sessionID: SESSION, assistantMessageID: 'msg_203a52106009tZWYWeFGLbY099', timestamp: Date.now() };
   events.write(frame('session.next.reasoning.ended', { ...step, reasoningID: 'rsn_1', text: 'Run the suite first.' }));
-  events.write(frame('session.next.tool.called', { ...step, callID: 'call_1', tool: 'bash', input: { command: 'npm test' }, provider: { executed: false } }));
+  events.write(
+    frame('session.next.tool.called', {
+      ...step,
+      callID: 'call_1',
+      tool: 'bash',
+      input: { command: 'npm test' },
+      provider: { executed: false },
+    }),
+  );
   await pause(30);
-  events.write(frame('session.next.tool.success', { ...step, callID: 'call_1', structured: {}, content: [{ type: 'text', text: '42 passed' }], provider: { executed: false } }));
+  events.write(
+    frame('session.next.tool.success', {
+      ...step,
+      callID: 'call_1',
+      structured: {},
+      content: [{ type: 'text', text: '42 passed' }],
+      provider: { executed: false },
+    }),
+  );
   events.write(frame('session.next.text.ended', { ...step, textID: 'txt_1', text: 'All 42 tests pass.' }));
   await app.get('/api/health').expect(200);
   await pause(30);
@@ -138,7 +248,10 @@ beforeAll(async () => {
   await streamRecorded(recordingFile);
 
   timeline = readTimeline(parseRecording(readFileSync(recordingFile, 'utf8')), spec);
-  generated = await scenarioFrom(parseRecording(readFileSync(recordingFile, 'utf8')), spec, { name: 'flow-scenario', source: 'flow.yaml' });
+  generated = await scenarioFrom(parseRecording(readFileSync(recordingFile, 'utf8')), spec, {
+    name: 'flow-scenario',
+    source: 'flow.yaml',
+  });
   scenarioFile = join(dir, 'flow-scenario.yaml');
   writeFileSync(scenarioFile, generated.yaml);
 }, 60_000);
@@ -153,7 +266,15 @@ const section = (name: string) => generated.scenario[name] as Array<Record<strin
 describe('scenario-from on a nock-made recording', () => {
   it('reads lifecycles from what changed, not rules', () => {
     expect(section('attempts')).toEqual([
-      expect.objectContaining({ id: ATTEMPT, integrationID: 'openai', settles: { as: 'complete', poll: 3, credential: { id: 'cred_203a64c10001ChatGptProAbCd', label: 'ChatGPT Pro' } } }),
+      expect.objectContaining({
+        id: ATTEMPT,
+        integrationID: 'openai',
+        settles: {
+          as: 'complete',
+          poll: 3,
+          credential: { id: 'cred_203a64c10001ChatGptProAbCd', label: 'ChatGPT Pro' },
+        },
+      }),
     ]);
     const shell = section('shells')[0]!;
     expect(shell).toMatchObject({ id: SHELL, command: 'npm run e2e', file: `/tmp/shell/${SHELL}.log`, pid: 4242 });
@@ -170,17 +291,34 @@ describe('scenario-from on a nock-made recording', () => {
     expect(generated.scenario.project).toEqual(PROJECT);
     expect(generated.scenario.model).toEqual(MODEL);
     expect(section('turns')).toEqual([
-      { session: SESSION, steps: [{ reasoning: 'Run the suite first.' }, { tool: 'bash', input: { command: 'npm test' }, result: '42 passed', takes: expect.any(Number) }, { text: 'All 42 tests pass.' }] },
+      {
+        session: SESSION,
+        steps: [
+          { reasoning: 'Run the suite first.' },
+          { tool: 'bash', input: { command: 'npm test' }, result: '42 passed', takes: expect.any(Number) },
+          { text: 'All 42 tests pass.' },
+        ],
+      },
     ]);
     // Only the 503 is beyond the world: a rule answering it once, at its instant.
-    expect(section('rules')).toEqual([{ when: { operation: 'v2.model.default', after: expect.any(String) }, then: { error: expect.objectContaining({ _tag: 'ServiceUnavailableError' }) }, times: 1 }]);
+    expect(section('rules')).toEqual([
+      {
+        when: { operation: 'v2.model.default', after: expect.any(String) },
+        then: { error: expect.objectContaining({ _tag: 'ServiceUnavailableError' }) },
+        times: 1,
+      },
+    ]);
   });
 
   it('says where each part came from, lists what is outside the spec, and keeps secrets out', () => {
-    expect(generated.yaml).toMatch(/# from #\d+ POST \/api\/integration\/openai\/connect\/oauth, #\d+ GET \/api\/integration\/attempt\/con_203a64b00001CrBDw85dYNzrGb/);
+    expect(generated.yaml).toMatch(
+      /# from #\d+ POST \/api\/integration\/openai\/connect\/oauth, #\d+ GET \/api\/integration\/attempt\/con_203a64b00001CrBDw85dYNzrGb/,
+    );
     expect(generated.yaml).toContain('# polled: pending, pending, complete');
     expect(generated.yaml).toMatch(/# {3}#\d+ GET \/api\/health 200: no operation of the spec/);
-    expect(generated.yaml).toMatch(/# {3}#\d+ POST \/api\/integration\/openai\/connect\/oauth 200: no operation of the spec/);
+    expect(generated.yaml).toMatch(
+      /# {3}#\d+ POST \/api\/integration\/openai\/connect\/oauth 200: no operation of the spec/,
+    );
     expect(generated.yaml).toContain('Against its recording (session-agent-sim scenario-diff): ');
     for (const file of [recordingFile, scenarioFile]) expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
   });
@@ -192,25 +330,37 @@ describe('scenario-from on a nock-made recording', () => {
     expect(report.verdicts.filter((v) => v.kind === 'same').length).toBeGreaterThanOrEqual(20);
     // A scripted turn plays at the scenario's pace, not the recorded one: by the stream's recorded end only
     // turn events may still be to come.
-    expect(Object.keys(report.events[0]?.missing ?? {}).filter((type) => !type.startsWith('session.next.'))).toEqual([]);
+    expect(Object.keys(report.events[0]?.missing ?? {}).filter((type) => !type.startsWith('session.next.'))).toEqual(
+      [],
+    );
   });
 
   it('served with mock, gives the recorded bodies for what came from initial state', async () => {
     const app = await createApp({ scenario: scenarioFile, log: () => {} });
     const recorded = (path: string) => timeline.steps.find((s) => s.path === path && s.answer !== undefined)!.answer;
     expect((await request(app).get('/api/integration')).body).toEqual(recorded('/api/integration'));
-    expect((await request(app).get(`/api/session/${SESSION}/message?limit=2`)).body).toEqual(recorded(`/api/session/${SESSION}/message`));
+    expect((await request(app).get(`/api/session/${SESSION}/message?limit=2`)).body).toEqual(
+      recorded(`/api/session/${SESSION}/message`),
+    );
   });
 
   it('catches deliberate edits: each departure names the interaction and the field', async () => {
-    const edited = readFileSync(scenarioFile, 'utf8').replace('poll: 3', 'poll: 2').replace('title: Pick a framework', 'title: Pick a library');
+    const edited = readFileSync(scenarioFile, 'utf8')
+      .replace('poll: 3', 'poll: 2')
+      .replace('title: Pick a framework', 'title: Pick a library');
     const editedFile = join(dir, 'flow-edited.yaml');
     writeFileSync(editedFile, edited.replace('name: flow-scenario', 'name: flow-edited'));
     const report = await scenarioDiff(editedFile, timeline);
     const departures = report.verdicts.filter((v) => v.kind === 'departs');
     expect(departures).toEqual([
-      expect.objectContaining({ request: expect.stringContaining(`GET /api/integration/attempt/${ATTEMPT}`), departure: { field: 'data.status', recorded: 'pending', scenario: 'complete' } }),
-      expect.objectContaining({ request: expect.stringContaining('GET /api/form/request'), departure: { field: 'data[0].title', recorded: 'Pick a framework', scenario: 'Pick a library' } }),
+      expect.objectContaining({
+        request: expect.stringContaining(`GET /api/integration/attempt/${ATTEMPT}`),
+        departure: { field: 'data.status', recorded: 'pending', scenario: 'complete' },
+      }),
+      expect.objectContaining({
+        request: expect.stringContaining('GET /api/form/request'),
+        departure: { field: 'data[0].title', recorded: 'Pick a framework', scenario: 'Pick a library' },
+      }),
     ]);
   });
 
@@ -223,9 +373,16 @@ describe('scenario-from on a nock-made recording', () => {
     const same = spawnSync(process.execPath, [bin, 'scenario-diff', out, recordingFile], { encoding: 'utf8' });
     expect(same.status, same.stdout + same.stderr).toBe(0);
     expect(same.stdout).toMatch(/0 depart/);
-    writeFileSync(out, readFileSync(out, 'utf8').replace(/busy: \[[^\]]*\]\n/, '').replace(/\n {4}busy:\n(?: {6}- .*\n)+/, '\n'));
+    writeFileSync(
+      out,
+      readFileSync(out, 'utf8')
+        .replace(/busy: \[[^\]]*\]\n/, '')
+        .replace(/\n {4}busy:\n(?: {6}- .*\n)+/, '\n'),
+    );
     const departs = spawnSync(process.execPath, [bin, 'scenario-diff', out, recordingFile], { encoding: 'utf8' });
     expect(departs.status).toBe(1);
-    expect(departs.stdout).toMatch(/DEPARTS {2}#\d+ POST \/api\/session\/ses_dfc5ae513ffePKUBK7HkVp5zCB\/revert\/stage {2}status: recorded 409, scenario 200/);
+    expect(departs.stdout).toMatch(
+      /DEPARTS {2}#\d+ POST \/api\/session\/ses_dfc5ae513ffePKUBK7HkVp5zCB\/revert\/stage {2}status: recorded 409, scenario 200/,
+    );
   }, 60_000);
 });

@@ -25,14 +25,32 @@ const at = (iso: string) => Date.parse(iso);
 const SCENARIO = {
   name: 'acme-api',
   project: PROJECT,
-  sessions: [{ id: SES, title: 'API work' }, { id: LATER_SES, appears: '5s' }],
-  forms: [{ id: FORM, sessionID: SES, title: 'Confirm the deploy preview', mode: 'url', url: 'https://preview.acme.dev/confirm/8f2a' }],
+  sessions: [
+    { id: SES, title: 'API work' },
+    { id: LATER_SES, appears: '5s' },
+  ],
+  forms: [
+    {
+      id: FORM,
+      sessionID: SES,
+      title: 'Confirm the deploy preview',
+      mode: 'url',
+      url: 'https://preview.acme.dev/confirm/8f2a',
+    },
+  ],
   shells: [
     { id: EARLY_SHELL, command: 'npm run dev', starts: '2026-11-22T08:58:00Z', timeout: 300_000 },
     { id: LOGGED_SHELL, command: 'npm test', file: '/home/dev/acme-api/.logs/test.log', metadata: { sessionID: SES } },
     { id: PLAIN_SHELL, command: 'npm run lint', starts: '10s' },
   ],
-  integrations: [{ id: 'openai', name: 'OpenAI', methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }], connections: [] }],
+  integrations: [
+    {
+      id: 'openai',
+      name: 'OpenAI',
+      methods: [{ type: 'oauth', id: 'chatgpt-browser', label: 'ChatGPT (browser)' }],
+      connections: [],
+    },
+  ],
   attempts: [{ id: ATTEMPT, integrationID: 'openai', created: '2026-11-22T08:55:00Z' }],
   files: ['src/server.ts', 'package.json'],
 };
@@ -44,13 +62,21 @@ beforeEach(async () => {
 });
 
 /** One API call, its answer held to the spec for the operation the simulator routed it to. */
-async function call(method: 'get' | 'post' | 'patch', path: string, body?: object, partition?: string): Promise<request.Response> {
+async function call(
+  method: 'get' | 'post' | 'patch',
+  path: string,
+  body?: object,
+  partition?: string,
+): Promise<request.Response> {
   let req = request(app)[method](path);
   if (partition) req = req.set('x-sim-partition', partition);
   const res = body === undefined ? await req : await req.send(body);
   const operation = res.headers['x-sim-operation'] as string;
   expect(operation, `${method} ${path}`).toBeDefined();
-  expect(specProblems(operation, res.status, res.body, res.headers['content-type'] as string | undefined), `${method} ${path}`).toEqual([]);
+  expect(
+    specProblems(operation, res.status, res.body, res.headers['content-type'] as string | undefined),
+    `${method} ${path}`,
+  ).toEqual([]);
   expect(res.headers['x-sim-violations']).toBeUndefined();
   return res;
 }
@@ -65,8 +91,14 @@ describe('a scenario with a project', () => {
     const fallback = await call('get', '/api/model/default');
     expect(fallback.headers['x-sim-layer']).toBe('fallback');
     expect(fallback.body.location).toEqual(home);
-    expect((await call('get', '/api/plugin?location[directory]=/home/dev/acme-api/src')).body.location).toEqual({ directory: '/home/dev/acme-api/src', project: PROJECT });
-    expect((await call('get', `/api/plugin?location[directory]=${APP_DIR}`)).body.location).toEqual({ directory: APP_DIR, project: { id: 'global', directory: APP_DIR } });
+    expect((await call('get', '/api/plugin?location[directory]=/home/dev/acme-api/src')).body.location).toEqual({
+      directory: '/home/dev/acme-api/src',
+      project: PROJECT,
+    });
+    expect((await call('get', `/api/plugin?location[directory]=${APP_DIR}`)).body.location).toEqual({
+      directory: APP_DIR,
+      project: { id: 'global', directory: APP_DIR },
+    });
   });
 
   it('runs shells and PTYs in its directory, lists its files and its forms', async () => {
@@ -76,7 +108,9 @@ describe('a scenario with a project', () => {
       { path: 'src/', type: 'directory' },
       { path: 'package.json', type: 'file' },
     ]);
-    expect((await call('get', '/api/fs/list?location[directory]=/home/dev/acme-api/src')).body.data).toEqual([{ path: 'server.ts', type: 'file' }]);
+    expect((await call('get', '/api/fs/list?location[directory]=/home/dev/acme-api/src')).body.data).toEqual([
+      { path: 'server.ts', type: 'file' },
+    ]);
     expect((await call('get', `/api/fs/list?location[directory]=${APP_DIR}`)).body.data).toEqual([]);
     expect((await call('get', '/api/form/request')).body.data.map((f: { id: string }) => f.id)).toEqual([FORM]);
     expect((await call('get', `/api/form/request?location[directory]=${APP_DIR}`)).body.data).toEqual([]);
@@ -84,10 +118,15 @@ describe('a scenario with a project', () => {
 
   it('copies its project, and only its project', async () => {
     const copy = { strategy: 'git_worktree', directory: '/home/dev/copies', name: 'api-x' };
-    expect((await call('post', `/experimental/project/${PROJECT.id}/copy`, copy)).body).toEqual({ directory: '/home/dev/copies/api-x' });
+    expect((await call('post', `/experimental/project/${PROJECT.id}/copy`, copy)).body).toEqual({
+      directory: '/home/dev/copies/api-x',
+    });
     const refused = await call('post', `/experimental/project/${PROJECT_ID}/copy`, copy);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ name: 'ProjectCopyError', data: { message: `Project copy source not found: ${PROJECT.directory}` } });
+    expect(refused.body).toMatchObject({
+      name: 'ProjectCopyError',
+      data: { message: `Project copy source not found: ${PROJECT.directory}` },
+    });
   });
 
   it('serves its project in a new partition and after a reset; a switch to a scenario without one goes back to the simulator project', async () => {
@@ -97,10 +136,15 @@ describe('a scenario with a project', () => {
 
     await request(app).put('/__sim/scenario').send({ scenario: WITHOUT_PROJECT }).expect(200);
     const appProject = { directory: APP_DIR, project: { id: PROJECT_ID, directory: APP_DIR } };
-    expect((await call('get', `/api/shell/${PLAIN_SHELL}`)).body).toMatchObject({ location: appProject, data: { cwd: APP_DIR } });
+    expect((await call('get', `/api/shell/${PLAIN_SHELL}`)).body).toMatchObject({
+      location: appProject,
+      data: { cwd: APP_DIR },
+    });
     expect((await call('get', '/api/plugin')).body.location).toEqual(appProject);
     const copy = { strategy: 'git_worktree', directory: '/home/dev/copies', name: 'web-x' };
-    expect((await call('post', `/experimental/project/${PROJECT_ID}/copy`, copy)).body).toEqual({ directory: '/home/dev/copies/web-x' });
+    expect((await call('post', `/experimental/project/${PROJECT_ID}/copy`, copy)).body).toEqual({
+      directory: '/home/dev/copies/web-x',
+    });
     // The other partition keeps serving the scenario it had.
     expect((await call('get', '/api/plugin', undefined, 'other')).body.location.project).toEqual(PROJECT);
 
@@ -112,11 +156,17 @@ describe('a scenario with a project', () => {
 describe('instants before the start', () => {
   it('show a shell started before the start as running since then, timed out five minutes after it', async () => {
     const started = at('2026-11-22T08:58:00Z');
-    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({ status: 'running', time: { started } });
+    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({
+      status: 'running',
+      time: { started },
+    });
     await advance('2m59s');
     expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data.status).toBe('running');
     await advance('1s');
-    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({ status: 'timeout', time: { started, completed: at('2026-11-22T09:03:00Z') } });
+    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({
+      status: 'timeout',
+      time: { started, completed: at('2026-11-22T09:03:00Z') },
+    });
   });
 
   it('show an attempt created before the start with that time, expiring ten minutes after it', async () => {
@@ -129,8 +179,14 @@ describe('instants before the start', () => {
 
 describe('shell file and metadata', () => {
   it('answer as the scenario gives them, else the defaults', async () => {
-    expect((await call('get', `/api/shell/${LOGGED_SHELL}`)).body.data).toMatchObject({ file: '/home/dev/acme-api/.logs/test.log', metadata: { sessionID: SES } });
-    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({ file: `/tmp/session-agent/shell/${EARLY_SHELL}.log`, metadata: {} });
+    expect((await call('get', `/api/shell/${LOGGED_SHELL}`)).body.data).toMatchObject({
+      file: '/home/dev/acme-api/.logs/test.log',
+      metadata: { sessionID: SES },
+    });
+    expect((await call('get', `/api/shell/${EARLY_SHELL}`)).body.data).toMatchObject({
+      file: `/tmp/session-agent/shell/${EARLY_SHELL}.log`,
+      metadata: {},
+    });
   });
 });
 
@@ -154,7 +210,10 @@ describe('events of a scenario with a project', () => {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
           buffer += decoder.decode(chunk, { stream: true });
           for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-            const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+            const data = buffer
+              .slice(0, end)
+              .split('\n')
+              .find((line) => line.startsWith('data: '));
             if (data) frames.push(JSON.parse(data.slice(6)) as (typeof frames)[number]);
             buffer = buffer.slice(end + 2);
           }
@@ -164,12 +223,22 @@ describe('events of a scenario with a project', () => {
       }
     })();
     await until(() => frames.length > 0);
-    await fetch(`${sim.url}/__sim/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: '10s' }) });
+    await fetch(`${sim.url}/__sim/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ by: '10s' }),
+    });
     await until(() => frames.some((f) => f.type === 'shell.created'));
 
     const created = frames.find((f) => f.type === 'session.created');
-    expect(created).toMatchObject({ location: { directory: PROJECT.directory }, data: { sessionID: LATER_SES, info: { projectID: PROJECT.id, directory: PROJECT.directory } } });
-    expect(frames.find((f) => f.type === 'shell.created')).toMatchObject({ location: { directory: PROJECT.directory }, data: { info: { id: PLAIN_SHELL, cwd: PROJECT.directory } } });
+    expect(created).toMatchObject({
+      location: { directory: PROJECT.directory },
+      data: { sessionID: LATER_SES, info: { projectID: PROJECT.id, directory: PROJECT.directory } },
+    });
+    expect(frames.find((f) => f.type === 'shell.created')).toMatchObject({
+      location: { directory: PROJECT.directory },
+      data: { info: { id: PLAIN_SHELL, cwd: PROJECT.directory } },
+    });
     for (const frame of frames) expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
   });
 });

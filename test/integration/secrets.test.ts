@@ -21,8 +21,16 @@ import { scenarioFrom } from '../../src/derive/scenario-from.js';
 import { startServer, type RunningSimulator } from '../../src/http/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { toHar } from '../../src/recordings/har.js';
-import { loadSpec } from '../../src/spec/openapi.js';
-import { openEventStream, readEventStream, send, startUpstream, type Outgoing, type Reply, type Upstream } from '../support/loopback.js';
+import { loadSpec } from '../../src/openapi/openapi.js';
+import {
+  openEventStream,
+  readEventStream,
+  send,
+  startUpstream,
+  type Outgoing,
+  type Reply,
+  type Upstream,
+} from '../support/loopback.js';
 import { filesUnder, findLeaks, needles, type Secret, type Source } from '../support/secret-scan.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
@@ -54,8 +62,10 @@ const SECRETS: Secret[] = [
   { name: 's8 body field redacted by pointer /answer/apiToken', value: S.formPointer },
   { name: 's9 upstream set-cookie', value: S.upstreamCookie },
 ];
-const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
-const authToken = (user: string, password: string) => encodeURIComponent(Buffer.from(`${user}:${password}`, 'utf8').toString('base64'));
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
+const authToken = (user: string, password: string) =>
+  encodeURIComponent(Buffer.from(`${user}:${password}`, 'utf8').toString('base64'));
 
 const REDACT = { headers: ['X-Session-Token'], pointers: ['/metadata/apiToken', '/answer/apiToken'] };
 
@@ -63,20 +73,56 @@ const REDACT = { headers: ['X-Session-Token'], pointers: ['/metadata/apiToken', 
 const SCENARIO = {
   name: 'secrets',
   sessions: [{ id: SES, messages: [{ type: 'user', text: 'Connect the provider' }] }],
-  forms: [{ id: FRM, sessionID: SES, title: 'Provider token', mode: 'form', fields: [{ key: 'apiToken', type: 'string', title: 'Token', required: true }] }],
+  forms: [
+    {
+      id: FRM,
+      sessionID: SES,
+      title: 'Provider token',
+      mode: 'form',
+      fields: [{ key: 'apiToken', type: 'string', title: 'Token', required: true }],
+    },
+  ],
   integrations: [{ id: 'openai', name: 'OpenAI', methods: [{ type: 'key' }], connections: [] }],
 };
 
 /** The planted traffic: every secret in the place a client would put it. `prefix`: a partition's path prefix. */
 function traffic(prefix = ''): Outgoing[] {
-  const secretHeaders = { authorization: `Bearer ${S.bearer}`, cookie: `session=${S.cookie}; theme=dark`, 'x-session-token': S.header };
+  const secretHeaders = {
+    authorization: `Bearer ${S.bearer}`,
+    cookie: `session=${S.cookie}; theme=dark`,
+    'x-session-token': S.header,
+  };
   return [
-    { method: 'POST', path: `${prefix}/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`, headers: secretHeaders, body: { key: S.key, label: 'Work' } },
-    { method: 'POST', path: `${prefix}/api/session/${SES}/permission`, headers: { authorization: basic(USER, S.password), cookie: `session=${S.cookie}` }, body: { action: 'bash', resources: ['npm test'], metadata: { apiToken: S.pointer, note: 'kept' } } },
-    { method: 'POST', path: `${prefix}/api/session/${SES}/form/${FRM}/reply`, headers: { authorization: `Bearer ${S.bearer}`, 'x-session-token': S.header }, body: { answer: { apiToken: S.formPointer } } },
-    { method: 'GET', path: `${prefix}/api/plugin?auth_token=${encodeURIComponent(S.authToken)}`, headers: { cookie: `session=${S.cookie}`, 'x-session-token': S.header } },
+    {
+      method: 'POST',
+      path: `${prefix}/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`,
+      headers: secretHeaders,
+      body: { key: S.key, label: 'Work' },
+    },
+    {
+      method: 'POST',
+      path: `${prefix}/api/session/${SES}/permission`,
+      headers: { authorization: basic(USER, S.password), cookie: `session=${S.cookie}` },
+      body: { action: 'bash', resources: ['npm test'], metadata: { apiToken: S.pointer, note: 'kept' } },
+    },
+    {
+      method: 'POST',
+      path: `${prefix}/api/session/${SES}/form/${FRM}/reply`,
+      headers: { authorization: `Bearer ${S.bearer}`, 'x-session-token': S.header },
+      body: { answer: { apiToken: S.formPointer } },
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/api/plugin?auth_token=${encodeURIComponent(S.authToken)}`,
+      headers: { cookie: `session=${S.cookie}`, 'x-session-token': S.header },
+    },
     // Bad input: refused in mock mode (the refusal is journaled and kept for the inspector all the same).
-    { method: 'POST', path: `${prefix}/api/integration/openai/connect/key`, headers: secretHeaders, body: { key: S.key, label: 42 } },
+    {
+      method: 'POST',
+      path: `${prefix}/api/integration/openai/connect/key`,
+      headers: secretHeaders,
+      body: { key: S.key, label: 42 },
+    },
     // Outside the spec: the simulator's 404 in mock mode, passed through in record mode.
     { method: 'GET', path: `${prefix}/api/nope?auth_token=${encodeURIComponent(S.authToken)}`, headers: secretHeaders },
   ];
@@ -98,7 +144,11 @@ interface Sent {
   status: number;
 }
 
-const sentOf = (reply: Reply, partition?: string): Sent => ({ partition, id: reply.headers['x-sim-request-id'] as string, status: reply.status });
+const sentOf = (reply: Reply, partition?: string): Sent => ({
+  partition,
+  id: reply.headers['x-sim-request-id'] as string,
+  status: reply.status,
+});
 
 /** Reads an event stream for 300 ms (an open stream is journaled once it ends). */
 async function readStream(sim: RunningSimulator, path: string, headers: Record<string, string> = {}): Promise<Sent> {
@@ -113,9 +163,15 @@ async function readStream(sim: RunningSimulator, path: string, headers: Record<s
 /** Sends each request in order, then reads the API's event stream, noting the ids to fetch the exchanges of. */
 async function drive(sim: RunningSimulator, requests: Outgoing[], agent: Agent): Promise<Sent[]> {
   const sent: Sent[] = [];
-  for (const outgoing of requests) sent.push(sentOf(await send(sim.url, outgoing, { agent }), /^\/__partition\/([^/]+)/.exec(outgoing.path)?.[1]));
+  for (const outgoing of requests)
+    sent.push(sentOf(await send(sim.url, outgoing, { agent }), /^\/__partition\/([^/]+)/.exec(outgoing.path)?.[1]));
   // With credentials in the query as a browser EventSource sends them (and in headers as other clients do).
-  sent.push(await readStream(sim, `/api/event?auth_token=${encodeURIComponent(S.authToken)}`, { authorization: `Bearer ${S.bearer}`, cookie: `session=${S.cookie}` }));
+  sent.push(
+    await readStream(sim, `/api/event?auth_token=${encodeURIComponent(S.authToken)}`, {
+      authorization: `Bearer ${S.bearer}`,
+      cookie: `session=${S.cookie}`,
+    }),
+  );
   return sent;
 }
 
@@ -125,8 +181,21 @@ async function collect(sim: RunningSimulator, label: string, sent: Sent[], agent
   for (const partition of partitions) {
     const headers: Record<string, string> = partition ? { 'x-sim-partition': partition } : {};
     // Everything the inspector's page reads, and the rest of the control plane's GETs.
-    for (const path of ['/__sim/journal', '/__sim/events', '/__sim/state', '/__sim/coverage', '/__sim/coverage?all', '/__sim/rules', '/__sim/partitions', '/__sim/scenarios', '/__sim/clock']) {
-      sources.push({ where: `${label} GET ${path}${partition ? ` (partition ${partition})` : ''}`, text: (await send(sim.url, { path, headers }, { agent })).text });
+    for (const path of [
+      '/__sim/journal',
+      '/__sim/events',
+      '/__sim/state',
+      '/__sim/coverage',
+      '/__sim/coverage?all',
+      '/__sim/rules',
+      '/__sim/partitions',
+      '/__sim/scenarios',
+      '/__sim/clock',
+    ]) {
+      sources.push({
+        where: `${label} GET ${path}${partition ? ` (partition ${partition})` : ''}`,
+        text: (await send(sim.url, { path, headers }, { agent })).text,
+      });
     }
   }
   for (const { partition, id } of sent) {
@@ -142,7 +211,12 @@ async function collect(sim: RunningSimulator, label: string, sent: Sent[], agent
  * One in-process simulator: its live stream read while the traffic runs, then everything collected; its log
  * lines kept; closed (writing coverage where asked).
  */
-async function exercise(label: string, options: SimOptions, requests: Outgoing[], extra?: (sim: RunningSimulator, agent: Agent) => Promise<Sent[]>): Promise<void> {
+async function exercise(
+  label: string,
+  options: SimOptions,
+  requests: Outgoing[],
+  extra?: (sim: RunningSimulator, agent: Agent) => Promise<Sent[]>,
+): Promise<void> {
   const lines: string[] = [];
   const sim = await startServer({ port: 0, ...options, log: (line) => lines.push(line) });
   const agent = new Agent({ keepAlive: true });
@@ -155,9 +229,15 @@ async function exercise(label: string, options: SimOptions, requests: Outgoing[]
     sent.push(...((await extra?.(sim, agent)) ?? []));
     statuses[label] = sent.map((s) => s.status);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    sources.push({ where: `${label} GET /__sim/live`, text: await live.stop() }, { where: `${label} GET /__partition/sec-p/__sim/live`, text: await partitionLive.stop() });
+    sources.push(
+      { where: `${label} GET /__sim/live`, text: await live.stop() },
+      { where: `${label} GET /__partition/sec-p/__sim/live`, text: await partitionLive.stop() },
+    );
     // A fresh subscriber's hello frame carries the journal and the recent log.
-    sources.push({ where: `${label} GET /__sim/live (hello after the traffic)`, text: await readEventStream(sim.url, '/__sim/live', 200) });
+    sources.push({
+      where: `${label} GET /__sim/live (hello after the traffic)`,
+      text: await readEventStream(sim.url, '/__sim/live', 200),
+    });
     await collect(sim, label, sent, agent);
   } finally {
     agent.destroy();
@@ -167,9 +247,32 @@ async function exercise(label: string, options: SimOptions, requests: Outgoing[]
 }
 
 /** `session-agent-sim record` with auth on, driven over its port, stopped with SIGTERM: its stdout and stderr. */
-async function cliRecord(recording: string, coverage: string): Promise<{ stdout: string; stderr: string; statuses: number[] }> {
-  const args = [BIN, 'record', '--upstream', upstream.url, '--recording', recording, '--port', '0', '--auth', `${USER}:${S.password}`];
-  args.push('--redact-header', 'x-session-token', '--redact-pointer', '/metadata/apiToken', '--redact-pointer', '/answer/apiToken', '--coverage', coverage);
+async function cliRecord(
+  recording: string,
+  coverage: string,
+): Promise<{ stdout: string; stderr: string; statuses: number[] }> {
+  const args = [
+    BIN,
+    'record',
+    '--upstream',
+    upstream.url,
+    '--recording',
+    recording,
+    '--port',
+    '0',
+    '--auth',
+    `${USER}:${S.password}`,
+  ];
+  args.push(
+    '--redact-header',
+    'x-session-token',
+    '--redact-pointer',
+    '/metadata/apiToken',
+    '--redact-pointer',
+    '/answer/apiToken',
+    '--coverage',
+    coverage,
+  );
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -189,10 +292,24 @@ async function cliRecord(recording: string, coverage: string): Promise<{ stdout:
       child.stdout.on('data', look);
       void exited.then(() => reject(new Error(`exited before listening: ${stdout} ${stderr}`)));
     });
-    const credentials = { authorization: basic(USER, S.password), cookie: `session=${S.cookie}`, 'x-session-token': S.header };
+    const credentials = {
+      authorization: basic(USER, S.password),
+      cookie: `session=${S.cookie}`,
+      'x-session-token': S.header,
+    };
     const requests: Outgoing[] = [
-      { method: 'POST', path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`, headers: credentials, body: { key: S.key, label: 'Work' } },
-      { method: 'POST', path: `/api/session/${SES}/permission`, headers: credentials, body: { action: 'bash', resources: ['ls'], metadata: { apiToken: S.pointer } } },
+      {
+        method: 'POST',
+        path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`,
+        headers: credentials,
+        body: { key: S.key, label: 'Work' },
+      },
+      {
+        method: 'POST',
+        path: `/api/session/${SES}/permission`,
+        headers: credentials,
+        body: { action: 'bash', resources: ['ls'], metadata: { apiToken: S.pointer } },
+      },
       { method: 'GET', path: `/api/plugin?auth_token=${authToken(USER, S.password)}` },
       // Refused: a wrong password that holds the right one, the Bearer token, the password as auth_token.
       { method: 'GET', path: '/api/plugin', headers: { authorization: basic(USER, `${S.password}-wrong`) } },
@@ -232,7 +349,12 @@ beforeAll(async () => {
       res.end();
     } else if (path === '/api/plugin') {
       res.writeHead(200, { 'content-type': 'application/json', ...echo });
-      res.end(JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: [{ id: 'agent' }] }));
+      res.end(
+        JSON.stringify({
+          location: { directory: '/srv', project: { id: 'global', directory: '/srv' } },
+          data: [{ id: 'agent' }],
+        }),
+      );
     } else {
       res.writeHead(404, { 'content-type': 'application/json', ...echo });
       res.end('{"error":"not found"}');
@@ -243,22 +365,50 @@ beforeAll(async () => {
   const cliRun = cliRecord(join(dir, 'cli', 'cli.yaml'), join(dir, 'cli', 'coverage.json'));
   cliRun.catch(() => undefined);
   const recording = join(dir, 'recordings', 'flow.yaml');
-  await exercise('mock', { scenario: SCENARIO, redact: REDACT, coverage: join(dir, 'coverage-mock.json') }, [...traffic(), ...traffic('/__partition/sec-p')]);
-  await exercise('mock --auth', { scenario: SCENARIO, auth: `${USER}:${S.password}`, redact: REDACT }, [
-    { path: '/api/plugin', headers: { authorization: basic(USER, S.password) } },
-    { path: `/api/reference?auth_token=${authToken(USER, S.password)}` },
-    { path: '/api/plugin', headers: { authorization: basic(USER, `${S.password}-wrong`) } },
-    { path: '/api/plugin', headers: { authorization: `Bearer ${S.bearer}` } },
-    { path: `/api/plugin?auth_token=${encodeURIComponent(S.password)}` },
-    { method: 'POST', path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`, headers: { authorization: basic(USER, S.password) }, body: { key: S.key } },
-  ], async (sim) => [
-    // The event stream with the right credentials in the query, as a browser EventSource sends them.
-    await readStream(sim, `/api/event?auth_token=${authToken(USER, S.password)}`),
+  await exercise('mock', { scenario: SCENARIO, redact: REDACT, coverage: join(dir, 'coverage-mock.json') }, [
+    ...traffic(),
+    ...traffic('/__partition/sec-p'),
   ]);
-  await exercise('record', { upstream: upstream.url, record: recording, redact: REDACT, coverage: join(dir, 'coverage-record.json') }, traffic());
+  await exercise(
+    'mock --auth',
+    { scenario: SCENARIO, auth: `${USER}:${S.password}`, redact: REDACT },
+    [
+      { path: '/api/plugin', headers: { authorization: basic(USER, S.password) } },
+      { path: `/api/reference?auth_token=${authToken(USER, S.password)}` },
+      { path: '/api/plugin', headers: { authorization: basic(USER, `${S.password}-wrong`) } },
+      { path: '/api/plugin', headers: { authorization: `Bearer ${S.bearer}` } },
+      { path: `/api/plugin?auth_token=${encodeURIComponent(S.password)}` },
+      {
+        method: 'POST',
+        path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`,
+        headers: { authorization: basic(USER, S.password) },
+        body: { key: S.key },
+      },
+    ],
+    async (sim) => [
+      // The event stream with the right credentials in the query, as a browser EventSource sends them.
+      await readStream(sim, `/api/event?auth_token=${authToken(USER, S.password)}`),
+    ],
+  );
+  await exercise(
+    'record',
+    { upstream: upstream.url, record: recording, redact: REDACT, coverage: join(dir, 'coverage-record.json') },
+    traffic(),
+  );
   // Replay answers the same requests from the recording (matched after redaction, as recorded), and misses one.
   await exercise('replay', { replay: recording, redact: REDACT }, traffic(), async (sim, agent) => [
-    sentOf(await send(sim.url, { method: 'POST', path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`, headers: { authorization: `Bearer ${S.bearer}` }, body: { key: S.key, label: 'Other' } }, { agent })),
+    sentOf(
+      await send(
+        sim.url,
+        {
+          method: 'POST',
+          path: `/api/integration/openai/connect/key?auth_token=${encodeURIComponent(S.authToken)}`,
+          headers: { authorization: `Bearer ${S.bearer}` },
+          body: { key: S.key, label: 'Other' },
+        },
+        { agent },
+      ),
+    ),
   ]);
 
   // What is made from the recording: a HAR and a scenario, written beside it.
@@ -287,7 +437,17 @@ describe('planted secrets', () => {
     expect(statuses.replay).toEqual([200, 200, 204, 200, 200, 404, 200, 404]);
     expect(statuses.cli).toEqual([200, 200, 200, 401, 401, 401]);
     const seen = upstreamSaw.join('\n');
-    for (const value of [S.bearer, S.cookie, encodeURIComponent(S.authToken), S.key, S.header, S.pointer, S.formPointer, Buffer.from(`${USER}:${S.password}`).toString('base64')]) expect(seen).toContain(value);
+    for (const value of [
+      S.bearer,
+      S.cookie,
+      encodeURIComponent(S.authToken),
+      S.key,
+      S.header,
+      S.pointer,
+      S.formPointer,
+      Buffer.from(`${USER}:${S.password}`).toString('base64'),
+    ])
+      expect(seen).toContain(value);
   });
 
   it('the search finds a secret in each form it looks for (so an empty result means something)', () => {
@@ -295,7 +455,10 @@ describe('planted secrets', () => {
     const hidden: Source[] = [
       { where: 'raw', text: `x ${secret.value} y` },
       { where: 'url', text: `?auth_token=${encodeURIComponent(secret.value)}&x=1` },
-      ...[0, 1, 2].map((k) => ({ where: `base64 at offset ${k}`, text: Buffer.from(`${'u:'.slice(0, k)}${secret.value}!tail`).toString('base64') })),
+      ...[0, 1, 2].map((k) => ({
+        where: `base64 at offset ${k}`,
+        text: Buffer.from(`${'u:'.slice(0, k)}${secret.value}!tail`).toString('base64'),
+      })),
       { where: 'basic', text: basic('opencode', secret.value) },
       { where: 'base64url', text: Buffer.from(`{"k":"${secret.value}"}`).toString('base64url') },
       { where: 'base64, URL-encoded', text: `?auth_token=${authToken('bob', secret.value)}` },
@@ -303,12 +466,32 @@ describe('planted secrets', () => {
     for (const source of hidden) expect(findLeaks([secret], [source]), source.where).not.toEqual([]);
     expect(findLeaks([secret], [{ where: 'clean', text: 'nothing [REDACTED] here' }])).toEqual([]);
     // As written, URL-encoded, and base64 at each of its three alignments (URL-safe and URL-encoded when they differ).
-    expect(needles(secret).map((n) => n.form)).toEqual(expect.arrayContaining(['as written', 'URL-encoded', 'base64 (offset 0)', 'base64 (offset 1)', 'base64 (offset 2)']));
+    expect(needles(secret).map((n) => n.form)).toEqual(
+      expect.arrayContaining([
+        'as written',
+        'URL-encoded',
+        'base64 (offset 0)',
+        'base64 (offset 1)',
+        'base64 (offset 2)',
+      ]),
+    );
   });
 
   it('every source was gathered and holds something', () => {
     const where = sources.map((s) => s.where);
-    for (const expected of ['file recordings/flow.yaml', 'file flow.har', 'file flow.scenario.yaml', 'file coverage-mock.json', 'file coverage-record.json', 'file cli/cli.yaml', 'file cli/coverage.json', 'CLI record stdout', 'mock GET /__sim/live', 'record GET /__sim/journal', 'replay log lines']) {
+    for (const expected of [
+      'file recordings/flow.yaml',
+      'file flow.har',
+      'file flow.scenario.yaml',
+      'file coverage-mock.json',
+      'file coverage-record.json',
+      'file cli/cli.yaml',
+      'file cli/coverage.json',
+      'CLI record stdout',
+      'mock GET /__sim/live',
+      'record GET /__sim/journal',
+      'replay log lines',
+    ]) {
       expect(where).toContain(expected);
     }
     expect(sources.filter((s) => s.where.includes('/__sim/exchanges/')).length).toBe(13 + 8 + 7 + 8);
@@ -321,22 +504,36 @@ describe('planted secrets', () => {
   });
 
   it('appear in no file written: recordings, HAR, scenario, coverage', () => {
-    const leaks = findLeaks(SECRETS, sources.filter((s) => s.where.startsWith('file ')));
+    const leaks = findLeaks(
+      SECRETS,
+      sources.filter((s) => s.where.startsWith('file ')),
+    );
     expect(leaks, `\n${leaks.join('\n')}`).toEqual([]);
   });
 
   it('appear in no log line and no CLI output', () => {
-    const leaks = findLeaks(SECRETS, sources.filter((s) => s.where.endsWith('log lines') || s.where.startsWith('CLI ')));
+    const leaks = findLeaks(
+      SECRETS,
+      sources.filter((s) => s.where.endsWith('log lines') || s.where.startsWith('CLI ')),
+    );
     expect(leaks, `\n${leaks.join('\n')}`).toEqual([]);
   });
 
   it('appear nowhere in the journal, the exchanges kept for the inspector, state, coverage or rules', () => {
-    const leaks = findLeaks(SECRETS, sources.filter((s) => / GET \/__sim\/(journal|exchanges|state|coverage|rules|partitions|scenarios|clock)/.test(s.where)));
+    const leaks = findLeaks(
+      SECRETS,
+      sources.filter((s) =>
+        / GET \/__sim\/(journal|exchanges|state|coverage|rules|partitions|scenarios|clock)/.test(s.where),
+      ),
+    );
     expect(leaks, `\n${leaks.join('\n')}`).toEqual([]);
   });
 
   it('appear nowhere in the partition log: GET /__sim/events and the live stream', () => {
-    const leaks = findLeaks(SECRETS, sources.filter((s) => / GET (\/__partition\/[^/]+)?\/__sim\/(events|live)/.test(s.where)));
+    const leaks = findLeaks(
+      SECRETS,
+      sources.filter((s) => / GET (\/__partition\/[^/]+)?\/__sim\/(events|live)/.test(s.where)),
+    );
     expect(leaks, `\n${leaks.join('\n')}`).toEqual([]);
   });
 
@@ -355,20 +552,43 @@ describe('leaks found by this file, each fixed and held here', () => {
 
   it('a body field redacted by pointer is masked where the world and its events carry it (GET /__sim/events, /__sim/state, /__sim/live)', async () => {
     const token = secret('ptr-secret');
-    const sim = await startServer({ port: 0, scenario: SCENARIO, redact: { pointers: ['/metadata/apiToken', '/answer/apiToken'] }, log: () => {} });
+    const sim = await startServer({
+      port: 0,
+      scenario: SCENARIO,
+      redact: { pointers: ['/metadata/apiToken', '/answer/apiToken'] },
+      log: () => {},
+    });
     try {
-      const permission = await send(sim.url, { method: 'POST', path: `/api/session/${SES}/permission`, body: { action: 'bash', resources: ['ls'], metadata: { apiToken: token } } });
+      const permission = await send(sim.url, {
+        method: 'POST',
+        path: `/api/session/${SES}/permission`,
+        body: { action: 'bash', resources: ['ls'], metadata: { apiToken: token } },
+      });
       expect(permission.status).toBe(200);
-      expect((await send(sim.url, { method: 'POST', path: `/api/session/${SES}/form/${FRM}/reply`, body: { answer: { apiToken: token } } })).status).toBe(204);
+      expect(
+        (
+          await send(sim.url, {
+            method: 'POST',
+            path: `/api/session/${SES}/form/${FRM}/reply`,
+            body: { answer: { apiToken: token } },
+          })
+        ).status,
+      ).toBe(204);
       // The exchange kept for the inspector is masked, as documented...
-      expect((await send(sim.url, { path: `/__sim/exchanges/${permission.headers['x-sim-request-id'] as string}` })).text).not.toContain(token);
+      expect(
+        (await send(sim.url, { path: `/__sim/exchanges/${permission.headers['x-sim-request-id'] as string}` })).text,
+      ).not.toContain(token);
       // ...but the domain events (permission.v2.asked metadata, form.replied answer) and the form state are not.
       const places = {
         events: (await send(sim.url, { path: '/__sim/events' })).text,
         state: (await send(sim.url, { path: '/__sim/state' })).text,
         live: await readEventStream(sim.url, '/__sim/live', 200),
       };
-      expect(Object.entries(places).filter(([, text]) => text.includes(token)).map(([where]) => where)).toEqual([]);
+      expect(
+        Object.entries(places)
+          .filter(([, text]) => text.includes(token))
+          .map(([where]) => where),
+      ).toEqual([]);
     } finally {
       await sim.close();
     }
@@ -383,7 +603,10 @@ describe('leaks found by this file, each fixed and held here', () => {
       expect(reply.status).toBe(502);
       // The client sent it, so its own answer may say it; what the simulator keeps must not.
       const detail = await send(sim.url, { path: `/__sim/exchanges/${reply.headers['x-sim-request-id'] as string}` });
-      expect(detail.json).toMatchObject({ request: { query: { auth_token: '[REDACTED]' } }, response: { status: 502 } });
+      expect(detail.json).toMatchObject({
+        request: { query: { auth_token: '[REDACTED]' } },
+        response: { status: 502 },
+      });
       expect(detail.text).not.toContain(token);
     } finally {
       await sim.close();
@@ -395,7 +618,9 @@ describe('leaks found by this file, each fixed and held here', () => {
     const password = secret('upstream-pass');
     const ok = await startUpstream((_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: [] }));
+      res.end(
+        JSON.stringify({ location: { directory: '/srv', project: { id: 'global', directory: '/srv' } }, data: [] }),
+      );
     });
     const recording = join(mkdtempSync(join(tmpdir(), 'sim-userinfo-')), 'flow.yaml');
     // Node sends the URL's user and password to the upstream as Basic credentials: a way to reach a protected server.
@@ -409,9 +634,15 @@ describe('leaks found by this file, each fixed and held here', () => {
       const places = {
         recording: readFileSync(recording, 'utf8'),
         har: JSON.stringify(toHar(parseRecording(readFileSync(recording, 'utf8')), packageVersion())),
-        'exchange detail of the 502': (await send(sim.url, { path: `/__sim/exchanges/${failed.headers['x-sim-request-id'] as string}` })).text,
+        'exchange detail of the 502': (
+          await send(sim.url, { path: `/__sim/exchanges/${failed.headers['x-sim-request-id'] as string}` })
+        ).text,
       };
-      expect(Object.entries(places).filter(([, text]) => text.includes(password)).map(([where]) => where)).toEqual([]);
+      expect(
+        Object.entries(places)
+          .filter(([, text]) => text.includes(password))
+          .map(([where]) => where),
+      ).toEqual([]);
     } finally {
       await sim.close();
     }
@@ -427,14 +658,31 @@ describe('leaks found by this file, each fixed and held here', () => {
     const sim = await startServer({ port: 0, upstream: upstreamOk.url, record: recording, log: () => {} });
     try {
       // `curl -d key=…` sends a form-encoded body; a truncated JSON body does not parse either.
-      const form = await send(sim.url, { method: 'POST', path: '/api/integration/openai/connect/key', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `key=${key}&label=Work` });
-      const torn = await send(sim.url, { method: 'POST', path: '/api/integration/openai/connect/key', body: `{"key":"${key}","label":` });
+      const form = await send(sim.url, {
+        method: 'POST',
+        path: '/api/integration/openai/connect/key',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `key=${key}&label=Work`,
+      });
+      const torn = await send(sim.url, {
+        method: 'POST',
+        path: '/api/integration/openai/connect/key',
+        body: `{"key":"${key}","label":`,
+      });
       const places = {
         recording: readFileSync(recording, 'utf8'),
-        'exchange detail (form-encoded)': (await send(sim.url, { path: `/__sim/exchanges/${form.headers['x-sim-request-id'] as string}` })).text,
-        'exchange detail (torn JSON)': (await send(sim.url, { path: `/__sim/exchanges/${torn.headers['x-sim-request-id'] as string}` })).text,
+        'exchange detail (form-encoded)': (
+          await send(sim.url, { path: `/__sim/exchanges/${form.headers['x-sim-request-id'] as string}` })
+        ).text,
+        'exchange detail (torn JSON)': (
+          await send(sim.url, { path: `/__sim/exchanges/${torn.headers['x-sim-request-id'] as string}` })
+        ).text,
       };
-      expect(Object.entries(places).filter(([, text]) => text.includes(key)).map(([where]) => where)).toEqual([]);
+      expect(
+        Object.entries(places)
+          .filter(([, text]) => text.includes(key))
+          .map(([where]) => where),
+      ).toEqual([]);
     } finally {
       await sim.close();
       await upstreamOk.close();

@@ -27,17 +27,30 @@ describe('the control plane', () => {
   it('is open on loopback by default, and asks for a token beyond it', () => {
     expect(resolveConfig({}).host).toBe('127.0.0.1');
     expect(resolveConfig({}).adminToken).toBeUndefined();
-    for (const host of ['0.0.0.0', '::', '192.168.1.20']) expect(resolveConfig({ host }).adminToken).toMatch(/^[\w-]{32}$/);
-    for (const host of ['localhost', '127.0.0.1', '::1', '127.1.2.3']) expect(resolveConfig({ host }).adminToken).toBeUndefined();
+    for (const host of ['0.0.0.0', '::', '192.168.1.20'])
+      expect(resolveConfig({ host }).adminToken).toMatch(/^[\w-]{32}$/);
+    for (const host of ['localhost', '127.0.0.1', '::1', '127.1.2.3'])
+      expect(resolveConfig({ host }).adminToken).toBeUndefined();
     // Two starts, two tokens: nothing a reader of the source could guess.
     expect(resolveConfig({ host: '0.0.0.0' }).adminToken).not.toBe(resolveConfig({ host: '0.0.0.0' }).adminToken);
   });
 
   it('refuses every control route without the token, in JSON that says how to send it', async () => {
-    for (const [method, path] of [['get', '/__sim/journal'], ['post', '/__sim/reset'], ['put', '/__sim/scenario'], ['get', '/__sim/'], ['get', '/__sim/live'], ['get', '/__partition/w1/__sim/state']] as const) {
+    for (const [method, path] of [
+      ['get', '/__sim/journal'],
+      ['post', '/__sim/reset'],
+      ['put', '/__sim/scenario'],
+      ['get', '/__sim/'],
+      ['get', '/__sim/live'],
+      ['get', '/__partition/w1/__sim/state'],
+    ] as const) {
       const res = await request(guarded)[method](path);
       expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body).toEqual({ _tag: 'SimAdminTokenError', message: 'The control API needs the admin token', hint: expect.stringContaining('X-Sim-Admin-Token') });
+      expect(res.body).toEqual({
+        _tag: 'SimAdminTokenError',
+        message: 'The control API needs the admin token',
+        hint: expect.stringContaining('X-Sim-Admin-Token'),
+      });
     }
     const wrong = await request(guarded).get('/__sim/journal').set('x-sim-admin-token', 'not-the-token-at-all');
     expect(wrong.status).toBe(401);
@@ -53,7 +66,13 @@ describe('the control plane', () => {
     expect(page.status).toBe(200);
     const cookie = String(page.headers['set-cookie']);
     expect(cookie).toMatch(/^sim_admin_token=[^;]+; Path=\/; HttpOnly; SameSite=Strict$/);
-    expect((await request(guarded).get('/__sim/journal').set('cookie', cookie.split(';')[0] as string)).status).toBe(200);
+    expect(
+      (
+        await request(guarded)
+          .get('/__sim/journal')
+          .set('cookie', cookie.split(';')[0] as string)
+      ).status,
+    ).toBe(200);
   });
 
   it('lets a handle given the token drive the simulator', async () => {
@@ -67,7 +86,9 @@ describe('the control plane', () => {
   });
 
   it('is generated and printed once when the CLI listens beyond loopback', async () => {
-    const child = spawn(process.execPath, [BIN, 'mock', '--host', '0.0.0.0', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mock', '--host', '0.0.0.0', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       child.stdout.setEncoding('utf8');
@@ -108,8 +129,17 @@ describe('the control plane on loopback', () => {
 
   it('refuses a page of another site, which a browser would let post to it (CSRF), and a rebound DNS name', async () => {
     const before = (await request(app).get('/__sim/clock')).body.now as number;
-    for (const [header, value] of [['origin', 'https://evil.example'], ['origin', 'null'], ['host', 'evil.example:4010'], ['host', 'localhost.evil.example']] as const) {
-      const res = await request(app).post('/__sim/clock/advance').set(header, value).set('content-type', 'text/plain').send('{"by": "1h"}');
+    for (const [header, value] of [
+      ['origin', 'https://evil.example'],
+      ['origin', 'null'],
+      ['host', 'evil.example:4010'],
+      ['host', 'localhost.evil.example'],
+    ] as const) {
+      const res = await request(app)
+        .post('/__sim/clock/advance')
+        .set(header, value)
+        .set('content-type', 'text/plain')
+        .send('{"by": "1h"}');
       expect(res.status, `${header}: ${value}`).toBe(403);
       expect(res.body).toMatchObject({ _tag: 'SimForeignOriginError', hint: expect.stringContaining('127.0.0.1') });
     }
@@ -130,7 +160,17 @@ describe('names that arrive over HTTP', () => {
     expect((await request(app).put('/__sim/scenario').send({ name: 'forms-settling' })).status).toBe(200);
     const secret = join(mkdtempSync(join(tmpdir(), 'sim-traversal-')), 'secret.yaml');
     writeFileSync(secret, 'name: secret\nsessions: [{ id: ses_secret, title: "do not read me" }]\n');
-    for (const name of ['../../../../etc/passwd', '/etc/passwd', secret, 'scenarios/default.yaml', '../scenarios/default', 'default.yaml', '..', 'default\u0000', '%2e%2e%2fdefault']) {
+    for (const name of [
+      '../../../../etc/passwd',
+      '/etc/passwd',
+      secret,
+      'scenarios/default.yaml',
+      '../scenarios/default',
+      'default.yaml',
+      '..',
+      'default\u0000',
+      '%2e%2e%2fdefault',
+    ]) {
       const res = await request(app).put('/__sim/scenario').send({ name });
       expect(res.status, name).toBe(404);
       expect(res.body._tag).toBe('SimScenarioNotFoundError');
@@ -142,10 +182,14 @@ describe('names that arrive over HTTP', () => {
   });
 
   it('take a scenario sent as YAML text, with problems placed in it', async () => {
-    const ok = await request(app).put('/__sim/scenario').send({ yaml: 'name: inline\nsessions: [{ id: ses_inline }]\n', file: 'fixtures/inline.yaml' });
+    const ok = await request(app)
+      .put('/__sim/scenario')
+      .send({ yaml: 'name: inline\nsessions: [{ id: ses_inline }]\n', file: 'fixtures/inline.yaml' });
     expect(ok.status).toBe(200);
     expect(ok.body.scenario).toBe('inline');
-    const bad = await request(app).put('/__sim/scenario').send({ yaml: 'name: inline\nsessions: 3\n', file: 'fixtures/inline.yaml' });
+    const bad = await request(app)
+      .put('/__sim/scenario')
+      .send({ yaml: 'name: inline\nsessions: 3\n', file: 'fixtures/inline.yaml' });
     expect(bad.status).toBe(400);
     expect(bad.body.problems[0]).toMatch(/^fixtures\/inline\.yaml:2:\d+/);
   });
@@ -163,7 +207,12 @@ describe('names that arrive over HTTP', () => {
   });
 
   it('never leave the inspector folder', async () => {
-    for (const path of ['/__sim/inspector/..%2f..%2fpackage.json', '/__sim/inspector/%2e%2e%2fpackage.json', '/__sim/inspector/..%5c..%5cpackage.json', '/__sim/inspector/.env']) {
+    for (const path of [
+      '/__sim/inspector/..%2f..%2fpackage.json',
+      '/__sim/inspector/%2e%2e%2fpackage.json',
+      '/__sim/inspector/..%5c..%5cpackage.json',
+      '/__sim/inspector/.env',
+    ]) {
       const res = await request(app).get(path);
       expect(res.status, path).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -176,7 +225,11 @@ describe('fs/list', () => {
   let app: SimApp;
   beforeAll(async () => {
     // A real directory as the project: still only the scenario's tree is served.
-    app = await createApp({ scenario: 'default', projectDir: fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, ''), log: () => {} });
+    app = await createApp({
+      scenario: 'default',
+      projectDir: fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, ''),
+      log: () => {},
+    });
   });
   afterAll(() => undefined);
 

@@ -41,7 +41,10 @@ describe('a scripted turn over HTTP', () => {
   it('plays as the clock advances: events in the log, messages in the listing, busy until it ends', async () => {
     const sim = await app();
     const start = (await request(sim).get('/__sim/clock')).body.now as number;
-    await request(sim).post(`/api/session/${MAIN}/synthetic`).send({ text: 'Use the design-system Avatar instead', resume: true }).expect(204);
+    await request(sim)
+      .post(`/api/session/${MAIN}/synthetic`)
+      .send({ text: 'Use the design-system Avatar instead', resume: true })
+      .expect(204);
     const admitted = await events(sim);
     expect(admitted.map((e) => [e.type, e.time - start])).toEqual([
       ['session.next.synthetic', 0],
@@ -51,13 +54,21 @@ describe('a scripted turn over HTTP', () => {
       ['session.next.step.started', 0],
     ]);
     expect(admitted.every((e) => 'request' in e.cause)).toBe(true);
-    expect(admitted[4]?.data).toMatchObject({ sessionID: MAIN, agent: expect.any(String), model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' } });
-    expect((await request(sim).post(`/api/session/${MAIN}/revert/stage`).send(stage)).body._tag).toBe('SessionBusyError');
+    expect(admitted[4]?.data).toMatchObject({
+      sessionID: MAIN,
+      agent: expect.any(String),
+      model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' },
+    });
+    expect((await request(sim).post(`/api/session/${MAIN}/revert/stage`).send(stage)).body._tag).toBe(
+      'SessionBusyError',
+    );
 
     await advance(sim, 1000);
     const streaming = await events(sim, admitted.at(-1)?.seq);
     expect(streaming.map((e) => e.type)).toContain('session.next.reasoning.delta');
-    expect(streaming.every((e) => e.time > start && e.time <= start + 1000 && e.cause.timer === `session:${MAIN}`)).toBe(true);
+    expect(
+      streaming.every((e) => e.time > start && e.time <= start + 1000 && e.cause.timer === `session:${MAIN}`),
+    ).toBe(true);
     const mid = (await messages(sim, MAIN, '?limit=2')).body.data as Json[];
     expect(mid.map((m) => m.type)).toEqual(['assistant', 'synthetic']);
     expect(mid[0]?.content[0]).toMatchObject({ type: 'reasoning' });
@@ -76,18 +87,29 @@ describe('a scripted turn over HTTP', () => {
       ['assistant', 'tool-calls'],
       ['synthetic', undefined],
     ]);
-    expect(done[0]?.content).toEqual([{ type: 'text', id: expect.stringMatching(/^prt_/), text: expect.stringContaining('design-system `Avatar`') }]);
+    expect(done[0]?.content).toEqual([
+      { type: 'text', id: expect.stringMatching(/^prt_/), text: expect.stringContaining('design-system `Avatar`') },
+    ]);
   });
 
   it('queues a second prompt behind the playing turn, and takes a model switch on the next turn', async () => {
     const sim = await app();
-    await request(sim).post(`/api/session/${MAIN}/synthetic`).send({ text: 'Use the design-system Avatar instead' }).expect(204);
+    await request(sim)
+      .post(`/api/session/${MAIN}/synthetic`)
+      .send({ text: 'Use the design-system Avatar instead' })
+      .expect(204);
     await advance(sim, 2000);
-    await request(sim).post(`/api/session/${MAIN}/model`).send({ model: { id: 'gpt-5', providerID: 'openai' } }).expect(204);
+    await request(sim)
+      .post(`/api/session/${MAIN}/model`)
+      .send({ model: { id: 'gpt-5', providerID: 'openai' } })
+      .expect(204);
     await request(sim).post(`/api/session/${MAIN}/synthetic`).send({ text: 'Then delete the old Avatar' }).expect(204);
     await advance(sim, 60_000);
     const all = await events(sim);
-    expect(all.filter((e) => e.type === 'session.next.prompt.admitted').map((e) => e.data.delivery)).toEqual(['steer', 'queue']);
+    expect(all.filter((e) => e.type === 'session.next.prompt.admitted').map((e) => e.data.delivery)).toEqual([
+      'steer',
+      'queue',
+    ]);
     expect(all.filter((e) => e.type === 'session.status').map((e) => e.data.status.type)).toEqual(['busy', 'idle']);
     const models = all.filter((e) => e.type === 'session.next.step.started').map((e) => e.data.model.id);
     expect(models[0]).toBe('claude-sonnet-4-5');
@@ -98,7 +120,10 @@ describe('a scripted turn over HTTP', () => {
 
   it('appends without playing when resume is false', async () => {
     const sim = await app();
-    await request(sim).post(`/api/session/${MAIN}/synthetic`).send({ text: 'FYI: CI is green', resume: false }).expect(204);
+    await request(sim)
+      .post(`/api/session/${MAIN}/synthetic`)
+      .send({ text: 'FYI: CI is green', resume: false })
+      .expect(204);
     await advance(sim, 60_000);
     expect((await events(sim)).map((e) => e.type)).toEqual(['session.next.synthetic']);
   });
@@ -109,7 +134,10 @@ describe('a generated turn over HTTP', () => {
   async function transcript(): Promise<{ answers: string[]; events: unknown[] }> {
     const sim = await app();
     const answers: string[] = [];
-    await request(sim).post(`/api/session/${GENERATED}/synthetic`).send({ text: 'Fix the flaky login test', resume: true }).expect(204);
+    await request(sim)
+      .post(`/api/session/${GENERATED}/synthetic`)
+      .send({ text: 'Fix the flaky login test', resume: true })
+      .expect(204);
     for (let i = 0; i < 24; i++) {
       await advance(sim, 500);
       const first = await messages(sim, GENERATED, '?limit=2');
@@ -118,7 +146,12 @@ describe('a generated turn over HTTP', () => {
       if (cursor) answers.push((await messages(sim, GENERATED, `?limit=3&cursor=${cursor}`)).text);
     }
     answers.push((await messages(sim, GENERATED, '?order=asc&limit=200')).text);
-    const logged = (await events(sim, 0, GENERATED)).map((e) => ({ id: e.id, type: e.type, time: e.time, data: e.data }));
+    const logged = (await events(sim, 0, GENERATED)).map((e) => ({
+      id: e.id,
+      type: e.type,
+      time: e.time,
+      data: e.data,
+    }));
     return { answers, events: logged };
   }
 
@@ -128,7 +161,17 @@ describe('a generated turn over HTTP', () => {
     expect(two.events).toEqual(one.events);
     const types = (one.events as Json[]).map((e) => e.type);
     expect(types.at(-1)).toBe('session.status');
-    expect(types).toEqual(expect.arrayContaining(['session.next.step.started', 'session.next.tool.called', 'session.next.text.delta', 'session.next.step.ended']));
-    expect((one.events as Json[]).find((e) => e.type === 'session.turn.started')?.data).toMatchObject({ scripted: false, number: 0 });
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'session.next.step.started',
+        'session.next.tool.called',
+        'session.next.text.delta',
+        'session.next.step.ended',
+      ]),
+    );
+    expect((one.events as Json[]).find((e) => e.type === 'session.turn.started')?.data).toMatchObject({
+      scripted: false,
+      number: 0,
+    });
   });
 });

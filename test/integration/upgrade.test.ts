@@ -16,7 +16,9 @@ beforeAll(async () => {
   upstream = createServer();
   upstream.on('upgrade', (req, socket) => {
     upgraded.push(socket);
-    socket.write(`HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nx-path: ${req.url ?? ''}\r\n\r\n`);
+    socket.write(
+      `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nx-path: ${req.url ?? ''}\r\n\r\n`,
+    );
     socket.on('data', (chunk: Buffer) => socket.write(`echo:${chunk.toString()}`));
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -49,7 +51,11 @@ function upgrade(port: number, path: string, send?: string): Promise<string> {
 }
 
 it('tunnels an upgrade to the upstream in proxy mode, both ways', async () => {
-  const sim = await startServer({ port: 0, upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, log: () => {} });
+  const sim = await startServer({
+    port: 0,
+    upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    log: () => {},
+  });
   sims.push(sim);
   const text = await upgrade(sim.port, '/api/pty/pty_1/connect?cursor=0', 'hello-pty');
   expect(text).toContain('101 Switching Protocols');
@@ -66,7 +72,12 @@ it('refuses an upgrade in JSON when there is no upstream', async () => {
 });
 
 it('refuses an upgrade without the credentials when auth is on, and tunnels one with auth_token', async () => {
-  const sim = await startServer({ port: 0, upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, auth: 'secret', log: () => {} });
+  const sim = await startServer({
+    port: 0,
+    upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    auth: 'secret',
+    log: () => {},
+  });
   sims.push(sim);
   const refused = await upgrade(sim.port, '/api/pty/pty_1/connect');
   expect(refused).toMatch(/^HTTP\/1.1 401 Unauthorized/);

@@ -39,8 +39,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-function controlEntry(handle: SimulatorHandle, action: 'reload' | 'reload.failed', matching: RegExp = /./): Promise<JournalEntry> {
-  return until(`a ${action} in the journal`, async () => (await handle.journal()).find((e) => e.action === action && matching.test(e.detail ?? '')));
+function controlEntry(
+  handle: SimulatorHandle,
+  action: 'reload' | 'reload.failed',
+  matching: RegExp = /./,
+): Promise<JournalEntry> {
+  return until(`a ${action} in the journal`, async () =>
+    (await handle.journal()).find((e) => e.action === action && matching.test(e.detail ?? '')),
+  );
 }
 
 async function formTitles(handle: SimulatorHandle): Promise<string[]> {
@@ -87,7 +93,10 @@ describe('watch', () => {
         if (streamed.includes('global.disposed')) return;
       }
     })();
-    writeFileSync(file, text.replace(`title: ${FIRST_FORM}\n    mode: form`, 'title: Set up the NEW settings page\n    mode: form'));
+    writeFileSync(
+      file,
+      text.replace(`title: ${FIRST_FORM}\n    mode: form`, 'title: Set up the NEW settings page\n    mode: form'),
+    );
     const reload = await controlEntry(sim, 'reload');
     expect(reload).toMatchObject({ kind: 'control', action: 'reload', detail: `forms-settling from ${file}` });
     expect(await sim.clock.now()).toBe(start);
@@ -96,7 +105,11 @@ describe('watch', () => {
     await reading;
     await reader.cancel();
     const disposed = streamed.split('\n').find((l) => l.includes('global.disposed')) ?? '';
-    expect(JSON.parse(disposed.slice('data: '.length))).toMatchObject({ type: 'global.disposed', data: {}, metadata: { reason: 'reload', detail: `forms-settling from ${file}` } });
+    expect(JSON.parse(disposed.slice('data: '.length))).toMatchObject({
+      type: 'global.disposed',
+      data: {},
+      metadata: { reason: 'reload', detail: `forms-settling from ${file}` },
+    });
   }, 10_000);
 
   it('reloads a file an editor saves by renaming a new one over it, in every partition serving it', async () => {
@@ -108,7 +121,10 @@ describe('watch', () => {
     await other.useScenario('busy-session');
 
     const next = `${file}.tmp`;
-    writeFileSync(next, text.replace(`title: ${FIRST_FORM}\n    mode: form`, 'title: Renamed into place\n    mode: form'));
+    writeFileSync(
+      next,
+      text.replace(`title: ${FIRST_FORM}\n    mode: form`, 'title: Renamed into place\n    mode: form'),
+    );
     renameSync(next, file);
     await controlEntry(worker, 'reload');
     expect(await formTitles(worker)).toContain('Renamed into place');
@@ -124,7 +140,17 @@ describe('watch', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     writeFileSync(file, text.replace('    mode: url\n', '    mode: link\n'));
     const problems: string[][] = [];
-    const stop = watchScenarioFile(file, { load: () => { throw new Error('unreachable'); }, reloaded: () => {}, failed: (p) => problems.push(p) }, { loadedAt });
+    const stop = watchScenarioFile(
+      file,
+      {
+        load: () => {
+          throw new Error('unreachable');
+        },
+        reloaded: () => {},
+        failed: (p) => problems.push(p),
+      },
+      { loadedAt },
+    );
     try {
       await until('the edit to be read', async () => problems[0]);
       expect(problems).toEqual([[`${file}: unreachable`]]);
@@ -133,7 +159,17 @@ describe('watch', () => {
     }
     // Written before loading, it is what was loaded: nothing to read again.
     const quiet: string[][] = [];
-    const stopQuiet = watchScenarioFile(file, { load: () => { throw new Error('unreachable'); }, reloaded: () => {}, failed: (p) => quiet.push(p) }, { loadedAt: Date.now() + 5 });
+    const stopQuiet = watchScenarioFile(
+      file,
+      {
+        load: () => {
+          throw new Error('unreachable');
+        },
+        reloaded: () => {},
+        failed: (p) => quiet.push(p),
+      },
+      { loadedAt: Date.now() + 5 },
+    );
     await new Promise((resolve) => setTimeout(resolve, 250));
     stopQuiet();
     expect(quiet).toEqual([]);
@@ -141,7 +177,11 @@ describe('watch', () => {
 
   it('ignores watch for a scenario given as an object, saying so', async () => {
     const lines: string[] = [];
-    sim = await startSimulator({ scenario: { name: 'inline', sessions: [] }, watch: true, log: (line) => lines.push(line) });
+    sim = await startSimulator({
+      scenario: { name: 'inline', sessions: [] },
+      watch: true,
+      log: (line) => lines.push(line),
+    });
     expect(lines).toEqual(['watch: nothing to watch (a scenario given as an object has no file)']);
   });
 

@@ -8,7 +8,17 @@
  * proves the tarball is built from the sources, not from whatever an older build left behind.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +27,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 const repoPackage = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
-const typesNodeVersion = (JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
+const typesNodeVersion = (
+  JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
+).version;
 
 /** Not copied into the packing copy: built or installed things, and version control. */
 const NOT_STAGED = new Set(['node_modules', 'dist', 'coverage', '.git']);
@@ -36,10 +48,15 @@ interface Run {
 
 function run(command: string, args: string[], cwd: string, timeout: number): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: cleanEnv, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: cleanEnv, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
+      },
+    );
   });
 }
 
@@ -98,7 +115,10 @@ describe('the packed package, installed into an empty project', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'sim-package-'));
     const stage = join(work, 'stage');
-    cpSync(REPO, stage, { recursive: true, filter: (source) => !NOT_STAGED.has(source.slice(REPO.length).split('/')[0] ?? '') });
+    cpSync(REPO, stage, {
+      recursive: true,
+      filter: (source) => !NOT_STAGED.has(source.slice(REPO.length).split('/')[0] ?? ''),
+    });
     // The build tools from this checkout, but a cache directory of the copy's own (.cache is not linked).
     mkdirSync(join(stage, 'node_modules'));
     for (const entry of readdirSync(join(REPO, 'node_modules'))) {
@@ -117,7 +137,14 @@ describe('the packed package, installed into an empty project', () => {
     // @types/node: the consumer imports node:assert, as any Node test would; same version as here, so cached
     const install = await run(
       'npm',
-      ['install', join(work, packed.filename), `@types/node@${typesNodeVersion}`, '--no-audit', '--no-fund', '--prefer-offline'],
+      [
+        'install',
+        join(work, packed.filename),
+        `@types/node@${typesNodeVersion}`,
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+      ],
       project,
       60_000,
     );
@@ -130,7 +157,8 @@ describe('the packed package, installed into an empty project', () => {
 
   it('packs the compiled code, the spec, the scenarios, the bin, the inspector and the README, and nothing else', () => {
     const paths = packed.files.map((file) => file.path);
-    for (const path of paths) expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|inspector\/|README\.md$|package\.json$)/);
+    for (const path of paths)
+      expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|inspector\/|README\.md$|package\.json$)/);
     expect(paths.filter((path) => /\.test\.|^dist\/.*\/test\//.test(path))).toEqual([]);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -163,10 +191,14 @@ describe('the packed package, installed into an empty project', () => {
 
   it('installs without the tests, the sources or any dev dependency', () => {
     const installed = join(project, 'node_modules/session-agent-sim');
-    for (const folder of ['test', 'bench', 'src', 'recordings']) expect(existsSync(join(installed, folder)), folder).toBe(false);
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    for (const folder of ['test', 'bench', 'src', 'recordings'])
+      expect(existsSync(join(installed, folder)), folder).toBe(false);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
     const names = Object.keys(lock.packages).map((path) => path.replace(/^.*node_modules\//, ''));
-    for (const dev of ['tsx', 'esbuild', 'opencode-linux-x64', 'typescript', 'vitest', 'nock']) expect(names, dev).not.toContain(dev);
+    for (const dev of ['tsx', 'esbuild', 'opencode-linux-x64', 'typescript', 'vitest', 'nock'])
+      expect(names, dev).not.toContain(dev);
     expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
     expect(existsSync(join(project, 'node_modules/opencode-linux-x64'))).toBe(false);
   });

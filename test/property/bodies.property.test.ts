@@ -8,7 +8,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TARGETS, contentType, deepJson, requestBodyText, type TargetOperation } from '../support/arbitraries.js';
-import { RUNS, afterTheRun, exchange, params, runs, sampleRequest, timeoutFor, useSimulator, type WireRequest } from './harness.js';
+import {
+  RUNS,
+  afterTheRun,
+  exchange,
+  params,
+  runs,
+  sampleRequest,
+  timeoutFor,
+  useSimulator,
+  type WireRequest,
+} from './harness.js';
 
 const fixture = useSimulator();
 
@@ -19,11 +29,23 @@ function bodyCase(target: TargetOperation): fc.Arbitrary<WireRequest> {
   return fc
     .record({
       body: requestBodyText(target),
-      type: fc.oneof({ weight: 4, arbitrary: fc.constant<string | undefined>('application/json') }, { weight: 1, arbitrary: contentType }),
+      type: fc.oneof(
+        { weight: 4, arbitrary: fc.constant<string | undefined>('application/json') },
+        { weight: 1, arbitrary: contentType },
+      ),
       // a GET or DELETE with a body, now and then a HEAD of a GET
-      method: fc.oneof({ weight: 9, arbitrary: fc.constant(target.method) }, { weight: 1, arbitrary: fc.constant(target.method === 'GET' ? 'HEAD' : target.method) }),
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(target.method) },
+        { weight: 1, arbitrary: fc.constant(target.method === 'GET' ? 'HEAD' : target.method) },
+      ),
     })
-    .map(({ body, type, method }) => sampleRequest(target, { method, body, headers: body === undefined || type === undefined ? [] : [['content-type', type]] }));
+    .map(({ body, type, method }) =>
+      sampleRequest(target, {
+        method,
+        body,
+        headers: body === undefined || type === undefined ? [] : [['content-type', type]],
+      }),
+    );
 }
 
 it('aims at every operation of the spec but the event stream', () => {
@@ -52,11 +74,22 @@ describe('deep nesting', () => {
   // HTML 500 with the stack).
   it.each([
     ['a GET that takes no body', 'v2.plugin.list', deepJson(5_000, 'array')],
-    ['a free-form member (synthetic metadata)', 'v2.session.synthetic', `{"text":"hi","metadata":${deepJson(5_000, 'object')}}`],
-    ['a member next to a redacted secret (connect key)', 'v2.integration.connect.key', `{"key":"k","label":"l","extra":${deepJson(5_000, 'array')}}`],
+    [
+      'a free-form member (synthetic metadata)',
+      'v2.session.synthetic',
+      `{"text":"hi","metadata":${deepJson(5_000, 'object')}}`,
+    ],
+    [
+      'a member next to a redacted secret (connect key)',
+      'v2.integration.connect.key',
+      `{"key":"k","label":"l","extra":${deepJson(5_000, 'array')}}`,
+    ],
     ['a typed member (compact id)', 'v2.session.compact', `{"id":${deepJson(5_000, 'array')}}`],
   ])('answers a body nested 5,000 levels deep in %s with JSON', async (_name, id, body) => {
-    const answer = await exchange(fixture, sampleRequest(byId(id), { body, headers: [['content-type', 'application/json']] }));
+    const answer = await exchange(
+      fixture,
+      sampleRequest(byId(id), { body, headers: [['content-type', 'application/json']] }),
+    );
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
   });
 });
@@ -68,10 +101,18 @@ describe('wide arrays', () => {
   it.each([
     ['v2.session.question.reply', `{"answers":[${Array<string>(150_000).fill('1').join(',')}]}`],
     ['v2.session.permission.create', `{"action":"bash","resources":[${Array<string>(150_000).fill('1').join(',')}]}`],
-  ])('answers %s with 150,000 wrong items with its declared error', async (id, body) => {
-    const answer = await exchange(fixture, sampleRequest(byId(id), { body, headers: [['content-type', 'application/json']] }), { timeoutMs: 20_000 });
-    expect(answer.status).toBe(400);
-  }, 30_000);
+  ])(
+    'answers %s with 150,000 wrong items with its declared error',
+    async (id, body) => {
+      const answer = await exchange(
+        fixture,
+        sampleRequest(byId(id), { body, headers: [['content-type', 'application/json']] }),
+        { timeoutMs: 20_000 },
+      );
+      expect(answer.status).toBe(400);
+    },
+    30_000,
+  );
 });
 
 afterTheRun(fixture, TARGETS.length * runs(PER_OPERATION));

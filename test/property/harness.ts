@@ -22,7 +22,10 @@ import { EVENT_STREAM, TARGETS, type HeaderList, type TargetOperation } from '..
 export const SEED = process.env.FC_SEED === undefined ? 0x5eed_2024 : Number(process.env.FC_SEED);
 /** `FC_RUNS=4` runs four times as many cases; `FC_RUNS=0.1` a tenth (at least one per property). */
 export const SCALE = process.env.FC_RUNS === undefined ? 1 : Number(process.env.FC_RUNS);
-if (!Number.isFinite(SEED) || !Number.isFinite(SCALE) || SCALE <= 0) throw new Error(`FC_SEED must be a number and FC_RUNS a positive number, got ${process.env.FC_SEED} and ${process.env.FC_RUNS}`);
+if (!Number.isFinite(SEED) || !Number.isFinite(SCALE) || SCALE <= 0)
+  throw new Error(
+    `FC_SEED must be a number and FC_RUNS a positive number, got ${process.env.FC_SEED} and ${process.env.FC_RUNS}`,
+  );
 
 /** How many requests this run sends, over all properties of the process (counted by `send`). */
 export const counter = { requests: 0 };
@@ -63,7 +66,12 @@ export const RUNS = {
 } as const;
 
 export const PLANNED_CASES =
-  TARGETS.length * (RUNS.bodyPerOperation + RUNS.queryPerOperation + RUNS.pathPerOperation + RUNS.headerPerOperation + RUNS.combinedPerOperation) +
+  TARGETS.length *
+    (RUNS.bodyPerOperation +
+      RUNS.queryPerOperation +
+      RUNS.pathPerOperation +
+      RUNS.headerPerOperation +
+      RUNS.combinedPerOperation) +
   RUNS.randomPaths +
   RUNS.rawRequests +
   RUNS.preflights;
@@ -91,7 +99,11 @@ export interface WireAnswer {
 export const ANSWER_TIMEOUT_MS = 5_000;
 
 function bodyBytes(request: WireRequest): Buffer | undefined {
-  return request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+  return request.body === undefined
+    ? undefined
+    : Buffer.isBuffer(request.body)
+      ? request.body
+      : Buffer.from(request.body, 'utf8');
 }
 
 function head(request: WireRequest, bodyLength: number | undefined): Buffer {
@@ -154,7 +166,10 @@ function parseAnswer(buffer: Buffer, method: string, ended: boolean): Parsed {
           const trailerEnd = buffer.indexOf('\r\n', lineEnd + 2);
           if (trailerEnd < 0) return undefined;
           const body = Buffer.concat(chunks);
-          return { answer: { status, headers, body, text: body.toString('utf8') }, rest: buffer.subarray(trailerEnd + 2) };
+          return {
+            answer: { status, headers, body, text: body.toString('utf8') },
+            rest: buffer.subarray(trailerEnd + 2),
+          };
         }
         if (buffer.length < lineEnd + 2 + size + 2) return undefined;
         chunks.push(buffer.subarray(lineEnd + 2, lineEnd + 2 + size));
@@ -183,7 +198,13 @@ export class WireClient {
   send(request: WireRequest, options: { fresh?: boolean; timeoutMs?: number } = {}): Promise<WireAnswer> {
     counter.requests++;
     // Node closes an idle kept-alive connection after 5 s: a connection idle for a while is not trusted.
-    if (options.fresh || !this.socket || this.socket.destroyed || !this.socket.writable || Date.now() - this.lastUsed > 2_000) {
+    if (
+      options.fresh ||
+      !this.socket ||
+      this.socket.destroyed ||
+      !this.socket.writable ||
+      Date.now() - this.lastUsed > 2_000
+    ) {
       this.socket?.destroy();
       this.socket = connect(this.port, '127.0.0.1');
       this.socket.setNoDelay(true);
@@ -222,10 +243,19 @@ export class WireClient {
         }
         if (parsed) {
           // Bytes after a closing answer are dropped with the connection (a refusal cannot know it refused a HEAD).
-          if (parsed.rest.length && !/close/i.test(parsed.answer.headers.connection ?? '')) finish(new Error(`${parsed.rest.length} bytes after the answer: ${JSON.stringify(parsed.rest.toString('latin1').slice(0, 200))}`));
+          if (parsed.rest.length && !/close/i.test(parsed.answer.headers.connection ?? ''))
+            finish(
+              new Error(
+                `${parsed.rest.length} bytes after the answer: ${JSON.stringify(parsed.rest.toString('latin1').slice(0, 200))}`,
+              ),
+            );
           else finish(undefined, parsed.answer);
         } else if (ended) {
-          finish(new Error(`connection closed before a complete answer (${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))})`));
+          finish(
+            new Error(
+              `connection closed before a complete answer (${buffer.length} bytes: ${JSON.stringify(buffer.toString('latin1').slice(0, 200))})`,
+            ),
+          );
         }
       };
       const onData = (chunk: Buffer) => {
@@ -234,8 +264,12 @@ export class WireClient {
       };
       const onEnd = () => tryParse(true);
       const onClose = () => tryParse(true);
-      const onError = (error: NodeJS.ErrnoException) => finish(new Error(`socket error ${error.code ?? error.message} (${buffer.length} bytes received)`));
-      const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms (a hang; ${buffer.length} bytes received)`)), timeoutMs);
+      const onError = (error: NodeJS.ErrnoException) =>
+        finish(new Error(`socket error ${error.code ?? error.message} (${buffer.length} bytes received)`));
+      const timer = setTimeout(
+        () => finish(new Error(`no answer within ${timeoutMs} ms (a hang; ${buffer.length} bytes received)`)),
+        timeoutMs,
+      );
       socket.on('data', onData);
       socket.on('end', onEnd);
       socket.on('close', onClose);
@@ -260,9 +294,16 @@ export interface Fixture {
 }
 
 /** The own property names of the prototypes a pollution would land on, taken before the simulator starts. */
-const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype } as const;
+const PROTOTYPES = {
+  Object: Object.prototype,
+  Array: Array.prototype,
+  Function: Function.prototype,
+  String: String.prototype,
+} as const;
 function prototypeSnapshot(): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(PROTOTYPES).map(([name, proto]) => [name, Reflect.ownKeys(proto).map(String).sort()]));
+  return Object.fromEntries(
+    Object.entries(PROTOTYPES).map(([name, proto]) => [name, Reflect.ownKeys(proto).map(String).sort()]),
+  );
 }
 export const PROTOTYPES_BEFORE = prototypeSnapshot();
 const POLLUTION_PROBES = ['polluted', 'isAdmin', 'admin', 'foo', 'x', 'a', 'status', 'toJSON'];
@@ -274,7 +315,8 @@ export function pollution(): string[] {
   for (const name of Object.keys(PROTOTYPES)) {
     const added = (now[name] ?? []).filter((k) => !(PROTOTYPES_BEFORE[name] ?? []).includes(k));
     const removed = (PROTOTYPES_BEFORE[name] ?? []).filter((k) => !(now[name] ?? []).includes(k));
-    if (added.length || removed.length) problems.push(`${name}.prototype changed: +[${added.join(', ')}] -[${removed.join(', ')}]`);
+    if (added.length || removed.length)
+      problems.push(`${name}.prototype changed: +[${added.join(', ')}] -[${removed.join(', ')}]`);
   }
   const plain = {} as Record<string, unknown>;
   const list = [] as unknown as Record<string, unknown>;
@@ -337,7 +379,10 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 function deref(node: Json): Json {
   while (node && typeof node.$ref === 'string') {
-    node = (node.$ref as string).slice(2).split('/').reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    node = (node.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
   }
   return node;
 }
@@ -360,7 +405,11 @@ export function declaredTags(operationId: string, status: number): string[] {
 /** Templates of every operation, event stream included (it routes, though it is never fuzzed). */
 const ROUTES = TARGETS.map((t) => ({ operationId: t.operationId, method: t.method, segments: t.template.split('/') }));
 export const EVENT_STREAM_PATH = specOperation(EVENT_STREAM).path;
-ROUTES.push({ operationId: EVENT_STREAM, method: specOperation(EVENT_STREAM).method, segments: EVENT_STREAM_PATH.split('/') });
+ROUTES.push({
+  operationId: EVENT_STREAM,
+  method: specOperation(EVENT_STREAM).method,
+  segments: EVENT_STREAM_PATH.split('/'),
+});
 
 export type Route = { kind: 'operation'; operationId: string } | { kind: 'method-not-allowed' } | { kind: 'not-found' };
 
@@ -392,7 +441,13 @@ export function routeOf(method: string, pathname: string): Route {
 
 /** A header as the server reads it: its bytes as latin1, spaces and tabs trimmed, repeats joined with `, `. */
 function headerOf(request: WireRequest, name: string): string | undefined {
-  const values = (request.headers ?? []).filter(([n]) => n.toLowerCase() === name).map(([, v]) => Buffer.from(v, 'utf8').toString('latin1').replace(/^[ \t]+|[ \t]+$/g, ''));
+  const values = (request.headers ?? [])
+    .filter(([n]) => n.toLowerCase() === name)
+    .map(([, v]) =>
+      Buffer.from(v, 'utf8')
+        .toString('latin1')
+        .replace(/^[ \t]+|[ \t]+$/g, ''),
+    );
   return values.length ? values.join(', ') : undefined;
 }
 
@@ -402,7 +457,16 @@ function preferredCodes(request: WireRequest): number[] {
   if (prefer === undefined) return [];
   return prefer.split(/[,;]/).flatMap((part) => {
     const [key, ...rest] = part.split('=');
-    return key?.trim().toLowerCase() === 'code' ? [Number(rest.join('=').trim().replace(/^"(.*)"$/, '$1'))] : [];
+    return key?.trim().toLowerCase() === 'code'
+      ? [
+          Number(
+            rest
+              .join('=')
+              .trim()
+              .replace(/^"(.*)"$/, '$1'),
+          ),
+        ]
+      : [];
   });
 }
 
@@ -456,7 +520,11 @@ const STACK_TRACE = /(?:\n|\\n|<br>|^|\s)\s*at (?:[^\s()]+ \()?(?:file:\/\/|\/|n
  * or a spec-valid success for a routed request, and a `Sim…` error only where the simulator's own rules put
  * one (unrouted paths, refused preferences or partitions, oversized heads, malformed HTTP, upgrades).
  */
-export function answerProblems(request: WireRequest, answer: WireAnswer, options: { wellFormed?: boolean } = {}): string[] {
+export function answerProblems(
+  request: WireRequest,
+  answer: WireAnswer,
+  options: { wellFormed?: boolean } = {},
+): string[] {
   const wellFormed = options.wellFormed ?? true;
   const problems: string[] = [];
   const reading = readRequest(request);
@@ -465,13 +533,15 @@ export function answerProblems(request: WireRequest, answer: WireAnswer, options
   const contentType = answer.headers['content-type'];
   const method = request.method.trim();
   const isHead = method === 'HEAD';
-  const declares = (status: number) => operationId !== undefined && specOperation(operationId).raw.responses[String(status)] !== undefined;
+  const declares = (status: number) =>
+    operationId !== undefined && specOperation(operationId).raw.responses[String(status)] !== undefined;
 
   // 1. Whatever the request: JSON whenever there is a body, an error always has one, no stack trace, no 5xx
   //    but a declared one asked for, no 1xx or 3xx as the final answer.
   let body: Json | undefined;
   if (answer.body.length > 0) {
-    if (!contentType?.toLowerCase().startsWith('application/json')) problems.push(`a body with content-type ${contentType ?? '(none)'}: ${answer.text.slice(0, 200)}`);
+    if (!contentType?.toLowerCase().startsWith('application/json'))
+      problems.push(`a body with content-type ${contentType ?? '(none)'}: ${answer.text.slice(0, 200)}`);
     try {
       body = JSON.parse(answer.text) as Json;
     } catch {
@@ -487,7 +557,10 @@ export function answerProblems(request: WireRequest, answer: WireAnswer, options
   if (answer.status < 200 || (answer.status >= 300 && answer.status < 400)) problems.push(`status ${answer.status}`);
   if (problems.length) return problems;
 
-  const tag = body !== null && typeof body === 'object' && !Array.isArray(body) ? ((body._tag ?? body.name) as unknown) : undefined;
+  const tag =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? ((body._tag ?? body.name) as unknown)
+      : undefined;
   const simTag = typeof tag === 'string' && tag.startsWith('Sim') ? tag : undefined;
   const bigHead = answer.status === 431 && headSize(request) > NODE_HEADER_LIMIT;
   const refused = bigHead || (answer.status === 400 && !wellFormed);
@@ -500,19 +573,28 @@ export function answerProblems(request: WireRequest, answer: WireAnswer, options
     SimPartitionNameError: answer.status === 400 && badPartition,
     SimPartitionLimitError: answer.status === 429 && addressed !== undefined && !badPartition,
     SimPreferenceError: answer.status === 400 && operationId !== undefined && headerOf(request, 'prefer') !== undefined,
-    SimRouteNotFoundError: answer.status === 404 && (route?.kind === 'not-found' || (route === undefined && !wellFormed)),
+    SimRouteNotFoundError:
+      answer.status === 404 && (route?.kind === 'not-found' || (route === undefined && !wellFormed)),
     SimMethodNotAllowedError: answer.status === 405 && route?.kind === 'method-not-allowed',
   };
   // Requests Node takes aside before the pipeline: CONNECT (no tunnel to offer), an Expect it cannot meet.
   const expectation = headerOf(request, 'expect');
-  const asidePipeline = method === 'CONNECT' || (answer.status === 417 && expectation !== undefined && expectation.toLowerCase() !== '100-continue');
+  const asidePipeline =
+    method === 'CONNECT' ||
+    (answer.status === 417 && expectation !== undefined && expectation.toLowerCase() !== '100-continue');
   if (simTag !== undefined) {
-    if (!legit[simTag] && !asidePipeline) problems.push(`${simTag} ${answer.status} where no rule of the simulator puts it (route ${JSON.stringify(route)}, partition ${JSON.stringify(addressed)}): ${answer.text.slice(0, 300)}`);
-    else if (badPartition && simTag !== 'SimPartitionNameError' && simTag !== 'SimRequestRefusedError') problems.push(`partition ${JSON.stringify(addressed)} is no name, yet answered ${simTag}`);
+    if (!legit[simTag] && !asidePipeline)
+      problems.push(
+        `${simTag} ${answer.status} where no rule of the simulator puts it (route ${JSON.stringify(route)}, partition ${JSON.stringify(addressed)}): ${answer.text.slice(0, 300)}`,
+      );
+    else if (badPartition && simTag !== 'SimPartitionNameError' && simTag !== 'SimRequestRefusedError')
+      problems.push(`partition ${JSON.stringify(addressed)} is no name, yet answered ${simTag}`);
     return problems;
   }
   if (badPartition && !(isHead && answer.status === 400)) {
-    problems.push(`partition ${JSON.stringify(addressed)} is no name, yet answered ${answer.status} ${answer.text.slice(0, 200)}`);
+    problems.push(
+      `partition ${JSON.stringify(addressed)} is no name, yet answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
     return problems;
   }
   // 3. CORS preflight: 204 for any target.
@@ -528,28 +610,46 @@ export function answerProblems(request: WireRequest, answer: WireAnswer, options
 
   // 4. HEAD: no body to read a tag from; the status must be one a GET could get.
   if (isHead) {
-    const simStatus = refused || (answer.status === 429 && addressed !== undefined) || (answer.status === 400 && (badPartition || (operationId !== undefined && headerOf(request, 'prefer') !== undefined)));
-    const expected = route.kind === 'operation' ? declares(answer.status) : answer.status === (route.kind === 'not-found' ? 404 : 405);
-    if (!expected && !simStatus) problems.push(`HEAD ${reading.pathname} answered ${answer.status} (route ${JSON.stringify(route)})`);
-    if (operationId && answer.headers['x-sim-operation'] !== undefined && answer.headers['x-sim-operation'] !== operationId) problems.push(`x-sim-operation ${answer.headers['x-sim-operation']}, the spec routes to ${operationId}`);
+    const simStatus =
+      refused ||
+      (answer.status === 429 && addressed !== undefined) ||
+      (answer.status === 400 &&
+        (badPartition || (operationId !== undefined && headerOf(request, 'prefer') !== undefined)));
+    const expected =
+      route.kind === 'operation' ? declares(answer.status) : answer.status === (route.kind === 'not-found' ? 404 : 405);
+    if (!expected && !simStatus)
+      problems.push(`HEAD ${reading.pathname} answered ${answer.status} (route ${JSON.stringify(route)})`);
+    if (
+      operationId &&
+      answer.headers['x-sim-operation'] !== undefined &&
+      answer.headers['x-sim-operation'] !== operationId
+    )
+      problems.push(`x-sim-operation ${answer.headers['x-sim-operation']}, the spec routes to ${operationId}`);
     return problems;
   }
 
   // 5. Paths that address no operation.
   if (route.kind !== 'operation') {
-    problems.push(`${request.method} ${reading.pathname} routes to no operation (${route.kind}), yet answered ${answer.status} ${answer.text.slice(0, 200)}`);
+    problems.push(
+      `${request.method} ${reading.pathname} routes to no operation (${route.kind}), yet answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
     return problems;
   }
 
   // 6. A routed request: the operation's own answer, as the spec declares it.
   const id = route.operationId;
-  if (answer.headers['x-sim-operation'] !== id) problems.push(`x-sim-operation is ${answer.headers['x-sim-operation'] ?? '(none)'}, the spec routes ${request.method} ${reading.pathname} to ${id}`);
-  if (answer.headers['x-sim-violations'] !== undefined) problems.push(`the simulator flagged its own answer: x-sim-violations ${answer.headers['x-sim-violations']}`);
+  if (answer.headers['x-sim-operation'] !== id)
+    problems.push(
+      `x-sim-operation is ${answer.headers['x-sim-operation'] ?? '(none)'}, the spec routes ${request.method} ${reading.pathname} to ${id}`,
+    );
+  if (answer.headers['x-sim-violations'] !== undefined)
+    problems.push(`the simulator flagged its own answer: x-sim-violations ${answer.headers['x-sim-violations']}`);
   const specBody = answer.status === 204 || answer.body.length === 0 ? undefined : body;
   for (const p of specProblems(id, answer.status, specBody, contentType)) problems.push(`${id} ${answer.status}: ${p}`);
   if (answer.status >= 400) {
     const tags = declaredTags(id, answer.status);
-    if (typeof tag !== 'string' || !tags.includes(tag)) problems.push(`${id} ${answer.status} tagged ${JSON.stringify(tag)}, declared: ${tags.join(', ') || '(none)'}`);
+    if (typeof tag !== 'string' || !tags.includes(tag))
+      problems.push(`${id} ${answer.status} tagged ${JSON.stringify(tag)}, declared: ${tags.join(', ') || '(none)'}`);
   }
   return problems;
 }
@@ -559,7 +659,10 @@ export function answerProblems(request: WireRequest, answer: WireAnswer, options
 /** A request's description short enough to read in a failure (long strings cut, their length kept). */
 export function describeRequest(request: WireRequest): string {
   const cut = (s: string) => (s.length > 300 ? `${s.slice(0, 200)}…(${s.length} chars)…${s.slice(-40)}` : s);
-  const body = request.body === undefined ? '' : `\n  body ${cut(Buffer.isBuffer(request.body) ? `<${request.body.length} bytes> ${request.body.toString('latin1')}` : request.body)}`;
+  const body =
+    request.body === undefined
+      ? ''
+      : `\n  body ${cut(Buffer.isBuffer(request.body) ? `<${request.body.length} bytes> ${request.body.toString('latin1')}` : request.body)}`;
   const headers = (request.headers ?? []).map(([n, v]) => `\n  ${n}: ${cut(v)}`).join('');
   return `${request.method} ${cut(request.target)}${headers}${body}`;
 }
@@ -568,7 +671,11 @@ export function describeRequest(request: WireRequest): string {
  * Sends the request and throws, naming request and answer, if anything about the exchange is wrong: no
  * answer, a bad answer, a new unexpected-failure line in the log, or a polluted prototype.
  */
-export async function exchange(fixture: Fixture, request: WireRequest, options: { fresh?: boolean; wellFormed?: boolean; timeoutMs?: number } = {}): Promise<WireAnswer> {
+export async function exchange(
+  fixture: Fixture,
+  request: WireRequest,
+  options: { fresh?: boolean; wellFormed?: boolean; timeoutMs?: number } = {},
+): Promise<WireAnswer> {
   const loggedBefore = fixture.logged.length;
   let answer: WireAnswer;
   try {
@@ -577,10 +684,16 @@ export async function exchange(fixture: Fixture, request: WireRequest, options: 
     throw new Error(`${(error as Error).message}\nrequest: ${describeRequest(request)}`, { cause: error });
   }
   const problems = answerProblems(request, answer, { wellFormed: options.wellFormed });
-  problems.push(...failureLines(fixture.logged.slice(loggedBefore)).map((line) => `logged an unexpected failure: ${line.slice(0, 600)}`));
+  problems.push(
+    ...failureLines(fixture.logged.slice(loggedBefore)).map(
+      (line) => `logged an unexpected failure: ${line.slice(0, 600)}`,
+    ),
+  );
   problems.push(...pollution());
   if (problems.length) {
-    throw new Error(`${problems.join('\n')}\nrequest: ${describeRequest(request)}\nanswer: ${answer.status} ${JSON.stringify(answer.headers)} ${answer.text.slice(0, 400)}`);
+    throw new Error(
+      `${problems.join('\n')}\nrequest: ${describeRequest(request)}\nanswer: ${answer.status} ${JSON.stringify(answer.headers)} ${answer.text.slice(0, 400)}`,
+    );
   }
   return answer;
 }
@@ -590,15 +703,21 @@ export async function exchange(fixture: Fixture, request: WireRequest, options: 
 /** The sample request's path with some parameters replaced (each replacement already encoded). */
 export function pathWith(target: TargetOperation, replacements: Record<string, string> = {}): string {
   const segments = target.sample.path.split('/');
-  for (const { name, index } of target.pathParams) if (replacements[name] !== undefined) segments[index] = replacements[name] as string;
+  for (const { name, index } of target.pathParams)
+    if (replacements[name] !== undefined) segments[index] = replacements[name] as string;
   return segments.join('/');
 }
 
 /** The operation's valid request, with whatever parts are given instead. */
-export function sampleRequest(target: TargetOperation, parts: Partial<WireRequest> & { query?: string } = {}): WireRequest {
+export function sampleRequest(
+  target: TargetOperation,
+  parts: Partial<WireRequest> & { query?: string } = {},
+): WireRequest {
   const query = parts.query ?? target.sample.query;
-  const body = 'body' in parts ? parts.body : target.sample.body === undefined ? undefined : JSON.stringify(target.sample.body);
-  const headers = parts.headers ?? (body === undefined ? [] : [['content-type', 'application/json'] as [string, string]]);
+  const body =
+    'body' in parts ? parts.body : target.sample.body === undefined ? undefined : JSON.stringify(target.sample.body);
+  const headers =
+    parts.headers ?? (body === undefined ? [] : [['content-type', 'application/json'] as [string, string]]);
   return {
     method: parts.method ?? target.method,
     target: parts.target ?? (query ? `${target.sample.path}?${query}` : target.sample.path),

@@ -9,8 +9,27 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TARGETS, headerList, headerValue, pathSegment, queryString, requestBodyText, type TargetOperation } from '../support/arbitraries.js';
-import { RUNS, afterTheRun, exchange, params, pathWith, runs, sampleRequest, timeoutFor, useSimulator, type WireRequest } from './harness.js';
+import {
+  TARGETS,
+  headerList,
+  headerValue,
+  pathSegment,
+  queryString,
+  requestBodyText,
+  type TargetOperation,
+} from '../support/arbitraries.js';
+import {
+  RUNS,
+  afterTheRun,
+  exchange,
+  params,
+  pathWith,
+  runs,
+  sampleRequest,
+  timeoutFor,
+  useSimulator,
+  type WireRequest,
+} from './harness.js';
 
 const fixture = useSimulator();
 
@@ -34,7 +53,9 @@ function everythingCase(target: TargetOperation): fc.Arbitrary<WireRequest> {
       headers: headerList(target),
       query: fc.option(queryString(target), { freq: 2 }),
       body: fc.option(requestBodyText(target), { freq: 2 }),
-      param: names.length ? fc.option(fc.tuple(fc.constantFrom(...names), pathSegment), { freq: 2 }) : fc.constant(null),
+      param: names.length
+        ? fc.option(fc.tuple(fc.constantFrom(...names), pathSegment), { freq: 2 })
+        : fc.constant(null),
     })
     .map(({ headers, query, body, param }) => {
       const base = sampleRequest(target, body === null ? {} : { body });
@@ -98,7 +119,8 @@ describe('CORS preflights', () => {
           expect(answer.status).toBe(204);
           // Reflected byte for byte (the raw client reads header bytes as latin1, as Node does).
           const origin = request.headers?.find(([n]) => n === 'origin')?.[1].replace(/^[ \t]+|[ \t]+$/g, '');
-          if (origin) expect(answer.headers['access-control-allow-origin']).toBe(Buffer.from(origin, 'utf8').toString('latin1'));
+          if (origin)
+            expect(answer.headers['access-control-allow-origin']).toBe(Buffer.from(origin, 'utf8').toString('latin1'));
         }),
         params(RUNS_PREFLIGHT),
       );
@@ -111,13 +133,20 @@ describe('Expect', () => {
   it('goes on after Expect: 100-continue', async () => {
     const target = TARGETS.find((t) => t.operationId === 'v2.pty.create') as TargetOperation;
     const request = sampleRequest(target);
-    const answer = await exchange(fixture, { ...request, headers: [...(request.headers ?? []), ['expect', '100-continue']] });
+    const answer = await exchange(fixture, {
+      ...request,
+      headers: [...(request.headers ?? []), ['expect', '100-continue']],
+    });
     expect(answer.status).toBe(200);
   });
 
   // Node answers an expectation it cannot meet itself, unless told otherwise: a bare 417 with an empty body.
   it('answers an Expect it cannot meet with JSON', async () => {
-    const answer = await exchange(fixture, { method: 'GET', target: '/api/plugin', headers: [['expect', 'something-else']] });
+    const answer = await exchange(fixture, {
+      method: 'GET',
+      target: '/api/plugin',
+      headers: [['expect', 'something-else']],
+    });
     expect(answer.status).toBe(417);
   });
 });

@@ -9,18 +9,39 @@ import { answerProblems, pollution, routeOf, type WireAnswer, type WireRequest }
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}): WireAnswer {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-  return { status, headers: { ...(text && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers }, body: Buffer.from(text), text };
+  return {
+    status,
+    headers: { ...(text && typeof body !== 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: Buffer.from(text),
+    text,
+  };
 }
 
 const plugins: WireRequest = { method: 'GET', target: '/api/plugin' };
-const revert: WireRequest = { method: 'POST', target: `/api/session/${SES}/revert/stage`, headers: [['content-type', 'application/json']], body: '{}' };
-const invalid = { _tag: 'InvalidRequestError', message: 'Body field "messageID" is required', kind: 'Payload', field: 'messageID' };
+const revert: WireRequest = {
+  method: 'POST',
+  target: `/api/session/${SES}/revert/stage`,
+  headers: [['content-type', 'application/json']],
+  body: '{}',
+};
+const invalid = {
+  _tag: 'InvalidRequestError',
+  message: 'Body field "messageID" is required',
+  kind: 'Payload',
+  field: 'messageID',
+};
 
 describe('the oracle', () => {
   it('routes by the spec templates: literals before parameters, HEAD as GET, other methods 405', () => {
     expect(routeOf('GET', '/api/plugin')).toEqual({ kind: 'operation', operationId: 'v2.plugin.list' });
-    expect(routeOf('HEAD', `/api/session/${SES}/message`)).toEqual({ kind: 'operation', operationId: 'v2.session.messages' });
-    expect(routeOf('GET', '/api/integration/attempt/x')).toEqual({ kind: 'operation', operationId: 'v2.integration.attempt.status' });
+    expect(routeOf('HEAD', `/api/session/${SES}/message`)).toEqual({
+      kind: 'operation',
+      operationId: 'v2.session.messages',
+    });
+    expect(routeOf('GET', '/api/integration/attempt/x')).toEqual({
+      kind: 'operation',
+      operationId: 'v2.integration.attempt.status',
+    });
     expect(routeOf('DELETE', '/api/plugin')).toEqual({ kind: 'method-not-allowed' });
     expect(routeOf('GET', '/api/session//message')).toEqual({ kind: 'not-found' });
   });
@@ -28,23 +49,57 @@ describe('the oracle', () => {
   it('accepts a declared error and the declared 5xx a Prefer asked for', () => {
     expect(answerProblems(revert, answer(400, invalid, { 'x-sim-operation': 'v2.session.revert.stage' }))).toEqual([]);
     const asked = { ...revert, headers: [...(revert.headers ?? []), ['prefer', 'code=500'] as [string, string]] };
-    const unknown = { _tag: 'UnknownError', message: 'Unexpected server error. Check server logs for details.', ref: 'err_0123abcd' };
+    const unknown = {
+      _tag: 'UnknownError',
+      message: 'Unexpected server error. Check server logs for details.',
+      ref: 'err_0123abcd',
+    };
     expect(answerProblems(asked, answer(500, unknown, { 'x-sim-operation': 'v2.session.revert.stage' }))).toEqual([]);
-    expect(answerProblems(revert, answer(500, unknown, { 'x-sim-operation': 'v2.session.revert.stage' })).join()).toMatch(/did not ask for/);
+    expect(
+      answerProblems(revert, answer(500, unknown, { 'x-sim-operation': 'v2.session.revert.stage' })).join(),
+    ).toMatch(/did not ask for/);
   });
 
   it('rejects HTML, an empty error, a stack trace, and a body that is not JSON', () => {
-    expect(answerProblems(plugins, answer(404, '<!DOCTYPE html><pre>Cannot GET null</pre>', { 'content-type': 'text/html' })).join()).toMatch(/content-type text\/html/);
+    expect(
+      answerProblems(
+        plugins,
+        answer(404, '<!DOCTYPE html><pre>Cannot GET null</pre>', { 'content-type': 'text/html' }),
+      ).join(),
+    ).toMatch(/content-type text\/html/);
     expect(answerProblems(plugins, answer(417, undefined)).join()).toMatch(/empty body/);
-    const leaked = { _tag: 'InvalidRequestError', message: 'RangeError: x\n    at storedJson (/srv/sim/src/control/exchange-details.ts:159:21)' };
-    expect(answerProblems(plugins, answer(400, leaked, { 'x-sim-operation': 'v2.plugin.list' })).join()).toMatch(/stack trace/);
-    expect(answerProblems(plugins, answer(200, '{"data":', { 'content-type': 'application/json' })).join()).toMatch(/not JSON/);
+    const leaked = {
+      _tag: 'InvalidRequestError',
+      message: 'RangeError: x\n    at storedJson (/srv/sim/src/control/exchange-details.ts:159:21)',
+    };
+    expect(answerProblems(plugins, answer(400, leaked, { 'x-sim-operation': 'v2.plugin.list' })).join()).toMatch(
+      /stack trace/,
+    );
+    expect(answerProblems(plugins, answer(200, '{"data":', { 'content-type': 'application/json' })).join()).toMatch(
+      /not JSON/,
+    );
   });
 
   it('rejects an error the operation does not declare, and a success the spec does not describe', () => {
-    expect(answerProblems(plugins, answer(404, { _tag: 'SessionNotFoundError', sessionID: SES, message: 'x' }, { 'x-sim-operation': 'v2.plugin.list' }))).not.toEqual([]);
-    expect(answerProblems(plugins, answer(400, { ...invalid, _tag: 'InvalidCursorError' }, { 'x-sim-operation': 'v2.plugin.list' }))).not.toEqual([]);
-    expect(answerProblems(plugins, answer(200, { data: 'plugins' }, { 'x-sim-operation': 'v2.plugin.list' }))).not.toEqual([]);
+    expect(
+      answerProblems(
+        plugins,
+        answer(
+          404,
+          { _tag: 'SessionNotFoundError', sessionID: SES, message: 'x' },
+          { 'x-sim-operation': 'v2.plugin.list' },
+        ),
+      ),
+    ).not.toEqual([]);
+    expect(
+      answerProblems(
+        plugins,
+        answer(400, { ...invalid, _tag: 'InvalidCursorError' }, { 'x-sim-operation': 'v2.plugin.list' }),
+      ),
+    ).not.toEqual([]);
+    expect(
+      answerProblems(plugins, answer(200, { data: 'plugins' }, { 'x-sim-operation': 'v2.plugin.list' })),
+    ).not.toEqual([]);
     expect(answerProblems(plugins, answer(302, undefined, { location: '/' })).join()).toMatch(/status 302/);
   });
 
@@ -64,7 +119,12 @@ describe('the oracle', () => {
 
   it('sees a key added to a prototype, and nothing when it is gone', () => {
     expect(pollution()).toEqual([]);
-    Object.defineProperty(Object.prototype, 'polluted', { value: 'yes', configurable: true, enumerable: false, writable: true });
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 'yes',
+      configurable: true,
+      enumerable: false,
+      writable: true,
+    });
     try {
       expect(pollution().join()).toMatch(/Object\.prototype changed: \+\[polluted\]/);
     } finally {

@@ -8,8 +8,30 @@
 import { METHODS } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NASTY_STRINGS, TARGETS, partitionName, pathSegment, percentEncode, queryEncode, type TargetOperation } from '../support/arbitraries.js';
-import { CONTROL_PREFIX, PLANNED_CASES, RUNS, afterTheRun, exchange, params, pathWith, readRequest, runs, sampleRequest, timeoutFor, useSimulator, type WireRequest } from './harness.js';
+import {
+  NASTY_STRINGS,
+  TARGETS,
+  partitionName,
+  pathSegment,
+  percentEncode,
+  queryEncode,
+  type TargetOperation,
+} from '../support/arbitraries.js';
+import {
+  CONTROL_PREFIX,
+  PLANNED_CASES,
+  RUNS,
+  afterTheRun,
+  exchange,
+  params,
+  pathWith,
+  readRequest,
+  runs,
+  sampleRequest,
+  timeoutFor,
+  useSimulator,
+  type WireRequest,
+} from './harness.js';
 
 const fixture = useSimulator();
 
@@ -54,58 +76,204 @@ function mutatedPath(target: TargetOperation): fc.Arbitrary<WireRequest> {
       replacements: fc.tuple(...target.pathParams.map(() => replacement), fc.constant(undefined)),
       bend,
       at: fc.nat(),
-      method: fc.oneof({ weight: 8, arbitrary: fc.constant(target.method) }, { weight: 1, arbitrary: fc.constantFrom(...ROUTABLE_METHODS) }),
+      method: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(target.method) },
+        { weight: 1, arbitrary: fc.constantFrom(...ROUTABLE_METHODS) },
+      ),
       partition: fc.option(partitionName.map(percentEncode), { freq: 8 }),
     })
     .map(({ replacements, bend: bent, at, method, partition }) => {
-      const named = Object.fromEntries(target.pathParams.flatMap((p, i) => (replacements[i] === undefined ? [] : [[p.name, replacements[i] as string]])));
+      const named = Object.fromEntries(
+        target.pathParams.flatMap((p, i) =>
+          replacements[i] === undefined ? [] : [[p.name, replacements[i] as string]],
+        ),
+      );
       const segments = pathWith(target, named).split('/');
       const path = bent(segments, 1 + (at % Math.max(1, segments.length - 1))).join('/');
       const prefixed = partition === null ? path : `/__partition/${partition}${path}`;
-      return sampleRequest(target, { method, target: target.sample.query ? `${prefixed}?${target.sample.query}` : prefixed });
+      return sampleRequest(target, {
+        method,
+        target: target.sample.query ? `${prefixed}?${target.sample.query}` : prefixed,
+      });
     })
     .filter((request) => !outOfScope(request));
 }
 
 const WORDS = [
-  'api', 'session', 'shell', 'integration', 'form', 'request', 'message', 'model', 'default', 'agent', 'pty', 'fs', 'list', 'plugin', 'reference',
-  'credential', 'experimental', 'project', 'copy', 'attempt', 'connect', 'key', 'question', 'reply', 'instructions', 'entries', 'timeout', 'compact',
-  'permission', 'revert', 'stage', 'synthetic', 'switchModel', 'v2', '__partition', 'fuzz-a', '', '.', '..', '%2e%2e', 'api.', 'API',
+  'api',
+  'session',
+  'shell',
+  'integration',
+  'form',
+  'request',
+  'message',
+  'model',
+  'default',
+  'agent',
+  'pty',
+  'fs',
+  'list',
+  'plugin',
+  'reference',
+  'credential',
+  'experimental',
+  'project',
+  'copy',
+  'attempt',
+  'connect',
+  'key',
+  'question',
+  'reply',
+  'instructions',
+  'entries',
+  'timeout',
+  'compact',
+  'permission',
+  'revert',
+  'stage',
+  'synthetic',
+  'switchModel',
+  'v2',
+  '__partition',
+  'fuzz-a',
+  '',
+  '.',
+  '..',
+  '%2e%2e',
+  'api.',
+  'API',
 ];
 
 const randomPath: fc.Arbitrary<WireRequest> = fc
   .record({
-    segments: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: pathSegment }), { minLength: 0, maxLength: 8 }),
+    segments: fc.array(
+      fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...WORDS) }, { weight: 1, arbitrary: pathSegment }),
+      { minLength: 0, maxLength: 8 },
+    ),
     method: fc.constantFrom(...ROUTABLE_METHODS),
-    query: fc.option(fc.array(fc.tuple(fc.constantFrom(...NASTY_STRINGS), fc.constantFrom(...NASTY_STRINGS)), { maxLength: 3 }), { freq: 3 }),
+    query: fc.option(
+      fc.array(fc.tuple(fc.constantFrom(...NASTY_STRINGS), fc.constantFrom(...NASTY_STRINGS)), { maxLength: 3 }),
+      { freq: 3 },
+    ),
     body: fc.option(fc.constantFrom('{}', '{"__proto__":{"polluted":"yes"}}', 'null', '[', 'x'), { freq: 3 }),
   })
   .map(({ segments, method, query, body }): WireRequest => {
-    const q = query === null ? '' : `?${query.map(([k, v]) => `${queryEncode(k, 'percent')}=${queryEncode(v, 'loose')}`).join('&')}`;
-    return { method, target: `/${segments.join('/')}${q}`, headers: body === null ? [] : [['content-type', 'application/json']], ...(body === null ? {} : { body }) };
+    const q =
+      query === null
+        ? ''
+        : `?${query.map(([k, v]) => `${queryEncode(k, 'percent')}=${queryEncode(v, 'loose')}`).join('&')}`;
+    return {
+      method,
+      target: `/${segments.join('/')}${q}`,
+      headers: body === null ? [] : [['content-type', 'application/json']],
+      ...(body === null ? {} : { body }),
+    };
   })
   .filter((request) => !outOfScope(request));
 
 /** Characters of a request-target Node's parser may or may not take: it must refuse in JSON or answer. */
-const TARGET_CHARS = [...'abcAZ09/?#[]@:!$&\'()*+,;=%-._~\\^`{|}<>"', '%zz', '%2F', '%00', '..', '\u007f', '\u0080', 'é', '😀', '\t', ' ', '\u0000', '\u000b'];
-const METHOD_NAMES = [...ROUTABLE_METHODS, 'get', 'Get', 'FOO', 'GETS', 'G', 'M-SEARCH', 'HEAD ', 'PRI', 'BREW', 'DELETE\u0000', '*', ''];
-const VERSIONS = ['HTTP/1.1', 'HTTP/1.0', 'HTTP/1.2', 'HTTP/2.0', 'HTTP/0.9', 'http/1.1', 'HTTP/1', 'HTTP/1.1 ', 'HTTP/11', 'FOO', ''];
+const TARGET_CHARS = [
+  ...'abcAZ09/?#[]@:!$&\'()*+,;=%-._~\\^`{|}<>"',
+  '%zz',
+  '%2F',
+  '%00',
+  '..',
+  '\u007f',
+  '\u0080',
+  'é',
+  '😀',
+  '\t',
+  ' ',
+  '\u0000',
+  '\u000b',
+];
+const METHOD_NAMES = [
+  ...ROUTABLE_METHODS,
+  'get',
+  'Get',
+  'FOO',
+  'GETS',
+  'G',
+  'M-SEARCH',
+  'HEAD ',
+  'PRI',
+  'BREW',
+  'DELETE\u0000',
+  '*',
+  '',
+];
+const VERSIONS = [
+  'HTTP/1.1',
+  'HTTP/1.0',
+  'HTTP/1.2',
+  'HTTP/2.0',
+  'HTTP/0.9',
+  'http/1.1',
+  'HTTP/1',
+  'HTTP/1.1 ',
+  'HTTP/11',
+  'FOO',
+  '',
+];
 
 const rawRequest: fc.Arbitrary<WireRequest> = fc
   .record({
-    method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') }, { weight: 1, arbitrary: fc.constantFrom(...METHOD_NAMES) }),
-    prefix: fc.constantFrom('/', '/', '/api/', '/api/session/', '*', '//', 'http://sim', 'http://[::1]:1', 'https://x', 'http://x:99999', '', '?', '#', '%', '[', ':', '@', '\\'),
+    method: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
+      { weight: 1, arbitrary: fc.constantFrom(...METHOD_NAMES) },
+    ),
+    prefix: fc.constantFrom(
+      '/',
+      '/',
+      '/api/',
+      '/api/session/',
+      '*',
+      '//',
+      'http://sim',
+      'http://[::1]:1',
+      'https://x',
+      'http://x:99999',
+      '',
+      '?',
+      '#',
+      '%',
+      '[',
+      ':',
+      '@',
+      '\\',
+    ),
     rest: fc.array(fc.constantFrom(...TARGET_CHARS), { maxLength: 12 }).map((cs) => cs.join('')),
-    version: fc.oneof({ weight: 6, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom(...VERSIONS) }),
+    version: fc.oneof(
+      { weight: 6, arbitrary: fc.constant('HTTP/1.1') },
+      { weight: 1, arbitrary: fc.constantFrom(...VERSIONS) },
+    ),
     header: fc.option(
       fc.constantFrom<[string, string]>(
-        ['x-a', 'b\u0000c'], ['bad name', 'x'], ['x-a', 'é'], ['', 'x'], [':', 'x'], ['x-a ', 'x'], ['x-a', '\u0001'], ['content-length', 'abc'], ['content-length', '-1'], ['content-length', '0, 1'],
-        ['transfer-encoding', 'gzip'], ['x-a', ' folded\r\n continued'], ['x-a\u0000', 'x'], ['X-Sim-Partition', 'é'], ['prefer', 'code=404\u0000'],
+        ['x-a', 'b\u0000c'],
+        ['bad name', 'x'],
+        ['x-a', 'é'],
+        ['', 'x'],
+        [':', 'x'],
+        ['x-a ', 'x'],
+        ['x-a', '\u0001'],
+        ['content-length', 'abc'],
+        ['content-length', '-1'],
+        ['content-length', '0, 1'],
+        ['transfer-encoding', 'gzip'],
+        ['x-a', ' folded\r\n continued'],
+        ['x-a\u0000', 'x'],
+        ['X-Sim-Partition', 'é'],
+        ['prefer', 'code=404\u0000'],
       ),
       { freq: 3 },
     ),
   })
-  .map(({ method, prefix, rest, version, header }): WireRequest => ({ method, target: prefix + rest, version, headers: header === null ? [] : [header] }))
+  .map(({ method, prefix, rest, version, header }): WireRequest => ({
+    method,
+    target: prefix + rest,
+    version,
+    headers: header === null ? [] : [header],
+  }))
   .filter((request) => !outOfScope(request));
 
 it('plans at least 10,000 cases a run over the four property files', () => {
@@ -158,13 +326,21 @@ describe('paths that address no operation', () => {
 describe('request lines a client library would not send', () => {
   // Node hands CONNECT to a `connect` listener, not the request handler; without one the socket was destroyed unanswered.
   it('answers CONNECT in JSON instead of dropping the connection', async () => {
-    const answer = await exchange(fixture, { method: 'CONNECT', target: '127.0.0.1:1' }, { fresh: true, wellFormed: false });
+    const answer = await exchange(
+      fixture,
+      { method: 'CONNECT', target: '127.0.0.1:1' },
+      { fresh: true, wellFormed: false },
+    );
     expect(answer.status).toBeGreaterThanOrEqual(400);
   });
 
   // Node's parser takes `*` followed by more characters, which `new URL` refuses: the request once went unanswered.
   it('answers the request-target *% instead of hanging', async () => {
-    const answer = await exchange(fixture, { method: 'GET', target: '*%' }, { fresh: true, wellFormed: false, timeoutMs: 2_000 });
+    const answer = await exchange(
+      fixture,
+      { method: 'GET', target: '*%' },
+      { fresh: true, wellFormed: false, timeoutMs: 2_000 },
+    );
     expect(answer.status).toBeGreaterThanOrEqual(400);
   });
 

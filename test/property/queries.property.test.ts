@@ -7,7 +7,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TARGETS, queryString, type TargetOperation } from '../support/arbitraries.js';
-import { NODE_HEADER_LIMIT, RUNS, afterTheRun, exchange, headSize, params, runs, sampleRequest, timeoutFor, useSimulator, type WireRequest } from './harness.js';
+import {
+  NODE_HEADER_LIMIT,
+  RUNS,
+  afterTheRun,
+  exchange,
+  headSize,
+  params,
+  runs,
+  sampleRequest,
+  timeoutFor,
+  useSimulator,
+  type WireRequest,
+} from './harness.js';
 
 const fixture = useSimulator();
 
@@ -35,12 +47,15 @@ describe.each(TARGETS.map((t) => [t.operationId, t] as const))('%s', (_id, targe
 
 describe('prototype keys in location', () => {
   // `prop in object` sees inherited members: a key given once must not be reported as repeated.
-  it.each(['__proto__', 'constructor', 'toString'])('answers location[%s] as the unknown key it is, not as a repeated one', async (key) => {
-    const plugins = TARGETS.find((t) => t.operationId === 'v2.plugin.list') as TargetOperation;
-    const answer = await exchange(fixture, sampleRequest(plugins, { query: `location[${key}]=/tmp` }));
-    expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.text).message).not.toMatch(/more than once/);
-  });
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'answers location[%s] as the unknown key it is, not as a repeated one',
+    async (key) => {
+      const plugins = TARGETS.find((t) => t.operationId === 'v2.plugin.list') as TargetOperation;
+      const answer = await exchange(fixture, sampleRequest(plugins, { query: `location[${key}]=/tmp` }));
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.text).message).not.toMatch(/more than once/);
+    },
+  );
 });
 
 describe('long query strings', () => {
@@ -64,7 +79,9 @@ describe('long query strings', () => {
   });
 
   it('refuses a 100 kB query string in JSON, and keeps serving', async () => {
-    const answer = await exchange(fixture, sampleRequest(fsList, { query: `path=${'p'.repeat(100_000)}` }), { fresh: true });
+    const answer = await exchange(fixture, sampleRequest(fsList, { query: `path=${'p'.repeat(100_000)}` }), {
+      fresh: true,
+    });
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(answer.status).toBe(431);
     expect(JSON.parse(answer.text)._tag).toBe('SimRequestRefusedError');
@@ -72,7 +89,10 @@ describe('long query strings', () => {
   });
 
   it('answers 2,000 levels of location nesting and 1,000 repeated keys with the declared error', async () => {
-    for (const query of [`location${'[a]'.repeat(2_000)}=x`, Array<string>(1_000).fill('location[directory]=/tmp').join('&')]) {
+    for (const query of [
+      `location${'[a]'.repeat(2_000)}=x`,
+      Array<string>(1_000).fill('location[directory]=/tmp').join('&'),
+    ]) {
       const answer = await exchange(fixture, sampleRequest(fsList, { query }));
       expect(answer.status).toBe(400);
       expect(JSON.parse(answer.text)._tag).toBe('InvalidRequestError');

@@ -26,7 +26,10 @@ function subscribe(baseUrl: string): { frames: Frame[]; stop(): void } {
   const frames: Frame[] = [];
   void (async () => {
     try {
-      const { stream } = await createOpencodeClient({ baseUrl }).v2.event.subscribe({ signal: controller.signal, sseMaxRetryAttempts: 0 });
+      const { stream } = await createOpencodeClient({ baseUrl }).v2.event.subscribe({
+        signal: controller.signal,
+        sseMaxRetryAttempts: 0,
+      });
       for await (const event of stream) frames.push(event as unknown as Frame);
     } catch {
       // aborted
@@ -36,7 +39,11 @@ function subscribe(baseUrl: string): { frames: Frame[]; stop(): void } {
 }
 
 async function post(url: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe.skipIf(!realServerAvailable())('the real server event stream through the simulator', () => {
@@ -67,8 +74,13 @@ describe.skipIf(!realServerAvailable())('the real server event stream through th
         ['session.created', 0],
         ['session.next.agent.switched', 1],
       ]);
-      const journal = (await (await fetch(`${sim.url}/__sim/journal`)).json()) as { entries: Array<{ operationId?: string; status: number; layer: string }> };
-      expect(journal.entries.find((e) => e.operationId === 'v2.event.subscribe')).toMatchObject({ status: 200, layer: 'upstream' });
+      const journal = (await (await fetch(`${sim.url}/__sim/journal`)).json()) as {
+        entries: Array<{ operationId?: string; status: number; layer: string }>;
+      };
+      expect(journal.entries.find((e) => e.operationId === 'v2.event.subscribe')).toMatchObject({
+        status: 200,
+        layer: 'upstream',
+      });
     } finally {
       sub.stop();
       await sim.close();

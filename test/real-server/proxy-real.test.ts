@@ -33,12 +33,20 @@ describe.skipIf(!realServerAvailable())('proxy in front of the real server', () 
     expect(sessionID).toMatch(/^ses_/);
 
     await request(app).post(`/api/session/${sessionID}/agent`).send({ agent: 'plan' }).expect(204);
-    await request(app).post(`/api/session/${sessionID}/model`).send({ model: { id: 'gpt-4o', providerID: 'openai' } }).expect(204);
+    await request(app)
+      .post(`/api/session/${sessionID}/model`)
+      .send({ model: { id: 'gpt-4o', providerID: 'openai' } })
+      .expect(204);
     const page = await request(app).get(`/api/session/${sessionID}/message?limit=1`);
     expect(page.status).toBe(200);
     expect(page.body.data[0]).toMatchObject({ type: 'model-switched' });
-    const compact = await request(app).post(`/api/session/${sessionID}/compact`).set('content-type', 'application/json').send('{}');
-    const permission = await request(app).post(`/api/session/${sessionID}/permission`).send({ action: 'bash', resources: ['ls'] });
+    const compact = await request(app)
+      .post(`/api/session/${sessionID}/compact`)
+      .set('content-type', 'application/json')
+      .send('{}');
+    const permission = await request(app)
+      .post(`/api/session/${sessionID}/permission`)
+      .send({ action: 'bash', resources: ['ls'] });
     const fsList = await request(app).get(`/api/fs/list?location[directory]=${encodeURIComponent(real.directory)}`);
     expect(fsList.status).toBe(200);
     expect(fsList.body.location.directory).toBe(real.directory);

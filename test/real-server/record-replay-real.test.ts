@@ -28,10 +28,18 @@ async function flow(app: SimApp, directory: string): Promise<Step[]> {
   const created = await call(request(app).post('/api/session').set('content-type', 'application/json').send('{}'));
   const sessionID = created.body.data.id as string;
   await call(request(app).post(`/api/session/${sessionID}/agent`).send({ agent: 'plan' }));
-  await call(request(app).post(`/api/session/${sessionID}/model`).send({ model: { id: 'gpt-4o', providerID: 'openai' } }));
+  await call(
+    request(app)
+      .post(`/api/session/${sessionID}/model`)
+      .send({ model: { id: 'gpt-4o', providerID: 'openai' } }),
+  );
   const first = await call(request(app).get(`/api/session/${sessionID}/message?limit=1`));
   await call(request(app).get(`/api/session/${sessionID}/message?cursor=${first.body.cursor.next as string}&limit=1`));
-  const pty = await call(request(app).post('/api/pty').send({ command: '/bin/sh', args: ['-c', 'echo hi'], title: 'probe' }));
+  const pty = await call(
+    request(app)
+      .post('/api/pty')
+      .send({ command: '/bin/sh', args: ['-c', 'echo hi'], title: 'probe' }),
+  );
   await call(request(app).get(`/api/pty/${pty.body.data.id as string}`));
   await call(request(app).get('/api/integration'));
   await call(request(app).post('/api/integration/anthropic/connect/key').send({ key: SECRET, label: 'Mine' }));
@@ -43,22 +51,26 @@ async function flow(app: SimApp, directory: string): Promise<Step[]> {
   return steps;
 }
 
-it.skipIf(!realServerAvailable())('records a real flow and replays it offline, identically, without the secret', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
-  const recording = join(dir, 'real-flow.yaml');
-  const real = await startRealServer();
-  let recorded: Step[];
-  try {
-    const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
-    recorded = await flow(recorder, real.directory);
-  } finally {
-    await real.stop();
-  }
-  expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 200, 200, 204, 200, 204, 200, 404]);
+it.skipIf(!realServerAvailable())(
+  'records a real flow and replays it offline, identically, without the secret',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
+    const recording = join(dir, 'real-flow.yaml');
+    const real = await startRealServer();
+    let recorded: Step[];
+    try {
+      const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
+      recorded = await flow(recorder, real.directory);
+    } finally {
+      await real.stop();
+    }
+    expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 200, 200, 204, 200, 204, 200, 404]);
 
-  const replayer = await createApp({ replay: recording, log: () => {} });
-  const replayed = await flow(replayer, real.directory);
-  expect(replayed).toEqual(recorded);
+    const replayer = await createApp({ replay: recording, log: () => {} });
+    const replayed = await flow(replayer, real.directory);
+    expect(replayed).toEqual(recorded);
 
-  for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8')).not.toContain(SECRET);
-}, 90_000);
+    for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8')).not.toContain(SECRET);
+  },
+  90_000,
+);

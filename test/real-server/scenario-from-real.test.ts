@@ -17,7 +17,7 @@ import { scenarioFrom } from '../../src/derive/scenario-from.js';
 import { readTimeline } from '../../src/derive/timeline.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
-import { loadSpec } from '../../src/spec/openapi.js';
+import { loadSpec } from '../../src/openapi/openapi.js';
 import { realServerAvailable, startRealServer } from '../support/real-server.js';
 import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 
@@ -34,9 +34,15 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const subscription = await holdEventStream(base);
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
-      return text.startsWith('{') ? (JSON.parse(text) as { data: Record<string, unknown>; cursor?: { next: string } }) : undefined;
+      return text.startsWith('{')
+        ? (JSON.parse(text) as { data: Record<string, unknown>; cursor?: { next: string } })
+        : undefined;
     };
     const session = (await call('POST', '/api/session', {}))?.data.id as string;
     await call('GET', '/api/integration');
@@ -63,60 +69,82 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
   }
 }
 
-it.skipIf(!realServerAvailable())('a real recording becomes a scenario that answers as the real server did', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sim-from-real-'));
-  const recordingFile = join(dir, 'real-flow.yaml');
-  const { directory } = await recordRealFlow(recordingFile);
-  const spec = await loadSpec();
-  const recording = parseRecording(readFileSync(recordingFile, 'utf8'));
-  const timeline = readTimeline(recording, spec);
-  const generated = await scenarioFrom(recording, spec, { name: 'real-flow-scenario', source: 'real-flow.yaml' });
-  const scenarioFile = join(dir, 'real-flow-scenario.yaml');
-  writeFileSync(scenarioFile, generated.yaml);
+it.skipIf(!realServerAvailable())(
+  'a real recording becomes a scenario that answers as the real server did',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-from-real-'));
+    const recordingFile = join(dir, 'real-flow.yaml');
+    const { directory } = await recordRealFlow(recordingFile);
+    const spec = await loadSpec();
+    const recording = parseRecording(readFileSync(recordingFile, 'utf8'));
+    const timeline = readTimeline(recording, spec);
+    const generated = await scenarioFrom(recording, spec, { name: 'real-flow-scenario', source: 'real-flow.yaml' });
+    const scenarioFile = join(dir, 'real-flow-scenario.yaml');
+    writeFileSync(scenarioFile, generated.yaml);
 
-  // The world, not rules: the session the out-of-spec POST created, the project, the real integrations and plugins.
-  const scenario = loadScenarioFile(scenarioFile, spec);
-  expect(scenario.rules).toEqual([]);
-  expect(scenario.sessions).toHaveLength(1);
-  expect(scenario.sessions[0]?.appears).toBeGreaterThan(scenario.start);
-  expect(generated.scenario.project).toMatchObject({ directory });
-  expect(scenario.integrations.length).toBeGreaterThan(50);
-  expect(scenario.plugins).toContain('agent');
-  expect(generated.yaml).toMatch(/# {3}#\d+ POST \/api\/session 200: no operation of the spec/);
-  expect(generated.yaml).toMatch(/# {3}#\d+ POST \/api\/session\/ses_\w+\/compact 503: status 503 is not declared by v2.session.compact/);
-  expect(generated.yaml).toMatch(/# from #1 POST \/api\/session, #\d+ POST \/api\/session\/ses_\w+\/agent/);
-  for (const file of [recordingFile, scenarioFile]) expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
+    // The world, not rules: the session the out-of-spec POST created, the project, the real integrations and plugins.
+    const scenario = loadScenarioFile(scenarioFile, spec);
+    expect(scenario.rules).toEqual([]);
+    expect(scenario.sessions).toHaveLength(1);
+    expect(scenario.sessions[0]?.appears).toBeGreaterThan(scenario.start);
+    expect(generated.scenario.project).toMatchObject({ directory });
+    expect(scenario.integrations.length).toBeGreaterThan(50);
+    expect(scenario.plugins).toContain('agent');
+    expect(generated.yaml).toMatch(/# {3}#\d+ POST \/api\/session 200: no operation of the spec/);
+    expect(generated.yaml).toMatch(
+      /# {3}#\d+ POST \/api\/session\/ses_\w+\/compact 503: status 503 is not declared by v2.session.compact/,
+    );
+    expect(generated.yaml).toMatch(/# from #1 POST \/api\/session, #\d+ POST \/api\/session\/ses_\w+\/agent/);
+    for (const file of [recordingFile, scenarioFile]) expect(readFileSync(file, 'utf8')).not.toContain(SECRET);
 
-  // Every in-spec interaction the spec can hold a scenario to answers as recorded.
-  const report = await scenarioDiff(scenarioFile, timeline);
-  expect(report.verdicts.filter((v) => v.kind === 'departs')).toEqual([]);
-  expect(report.verdicts.filter((v) => v.kind === 'same').map((v) => v.operationId)).toEqual(
-    expect.arrayContaining(['v2.integration.list', 'v2.session.switchAgent', 'v2.session.messages', 'v2.pty.create', 'v2.integration.connect.key', 'v2.session.revert.stage', 'v2.session.question.reply']),
-  );
-  expect(report.events[0]?.missing).not.toHaveProperty('session.created');
-  expect(report.events[0]?.missing).not.toHaveProperty('session.next.agent.switched');
-  expect(report.events[0]?.missing).not.toHaveProperty('pty.exited');
+    // Every in-spec interaction the spec can hold a scenario to answers as recorded.
+    const report = await scenarioDiff(scenarioFile, timeline);
+    expect(report.verdicts.filter((v) => v.kind === 'departs')).toEqual([]);
+    expect(report.verdicts.filter((v) => v.kind === 'same').map((v) => v.operationId)).toEqual(
+      expect.arrayContaining([
+        'v2.integration.list',
+        'v2.session.switchAgent',
+        'v2.session.messages',
+        'v2.pty.create',
+        'v2.integration.connect.key',
+        'v2.session.revert.stage',
+        'v2.session.question.reply',
+      ]),
+    );
+    expect(report.events[0]?.missing).not.toHaveProperty('session.created');
+    expect(report.events[0]?.missing).not.toHaveProperty('session.next.agent.switched');
+    expect(report.events[0]?.missing).not.toHaveProperty('pty.exited');
 
-  // Served by mock: bodies read from initial state are the recorded ones, byte for byte.
-  const app = await createApp({ scenario: scenarioFile, log: () => {} });
-  const first = (operationId: string) => timeline.steps.find((s) => s.operation?.operationId === operationId)!;
-  for (const operationId of ['v2.integration.list', 'v2.reference.list', 'v2.fs.list']) {
-    const step = first(operationId);
-    const res = await request(app).get(step.interaction.request.path).query(step.query);
-    expect(res.status).toBe(step.status);
-    expect(res.body).toEqual(step.answer);
-  }
-  const unknown = timeline.steps.find((s) => s.path === '/api/session/ses_doesnotexist/message')!;
-  expect((await request(app).get(unknown.path)).body).toEqual(unknown.answer);
+    // Served by mock: bodies read from initial state are the recorded ones, byte for byte.
+    const app = await createApp({ scenario: scenarioFile, log: () => {} });
+    const first = (operationId: string) => timeline.steps.find((s) => s.operation?.operationId === operationId)!;
+    for (const operationId of ['v2.integration.list', 'v2.reference.list', 'v2.fs.list']) {
+      const step = first(operationId);
+      const res = await request(app).get(step.interaction.request.path).query(step.query);
+      expect(res.status).toBe(step.status);
+      expect(res.body).toEqual(step.answer);
+    }
+    const unknown = timeline.steps.find((s) => s.path === '/api/session/ses_doesnotexist/message')!;
+    expect((await request(app).get(unknown.path)).body).toEqual(unknown.answer);
 
-  // A deliberate edit is caught, at the interaction and the field.
-  const integrations = scenario.integrations;
-  const renamed = readFileSync(scenarioFile, 'utf8').replace(`name: ${String(integrations[0]?.name)}\n`, 'name: Renamed\n').replace('name: real-flow-scenario', 'name: real-flow-edited');
-  const editedFile = join(dir, 'real-flow-edited.yaml');
-  writeFileSync(editedFile, renamed);
-  const edited = await scenarioDiff(editedFile, timeline);
-  expect(edited.verdicts.filter((v) => v.kind === 'departs')).toEqual([
-    expect.objectContaining({ operationId: 'v2.integration.list', departure: { field: 'data[0].name', recorded: integrations[0]?.name, scenario: 'Renamed' } }),
-    expect.objectContaining({ operationId: 'v2.integration.list', departure: { field: 'data[0].name', recorded: integrations[0]?.name, scenario: 'Renamed' } }),
-  ]);
-}, 120_000);
+    // A deliberate edit is caught, at the interaction and the field.
+    const integrations = scenario.integrations;
+    const renamed = readFileSync(scenarioFile, 'utf8')
+      .replace(`name: ${String(integrations[0]?.name)}\n`, 'name: Renamed\n')
+      .replace('name: real-flow-scenario', 'name: real-flow-edited');
+    const editedFile = join(dir, 'real-flow-edited.yaml');
+    writeFileSync(editedFile, renamed);
+    const edited = await scenarioDiff(editedFile, timeline);
+    expect(edited.verdicts.filter((v) => v.kind === 'departs')).toEqual([
+      expect.objectContaining({
+        operationId: 'v2.integration.list',
+        departure: { field: 'data[0].name', recorded: integrations[0]?.name, scenario: 'Renamed' },
+      }),
+      expect.objectContaining({
+        operationId: 'v2.integration.list',
+        departure: { field: 'data[0].name', recorded: integrations[0]?.name, scenario: 'Renamed' },
+      }),
+    ]);
+  },
+  120_000,
+);

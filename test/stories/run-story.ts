@@ -33,7 +33,8 @@ export function readStory(file: string): Story {
 function substitute<T>(value: T, saved: Record<string, unknown>): T {
   if (typeof value === 'string') return value.replace(/\$\{(\w+)\}/g, (_, name: string) => String(saved[name])) as T;
   if (Array.isArray(value)) return value.map((v) => substitute(v, saved)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, saved)])) as T;
   return value;
 }
 
@@ -62,7 +63,15 @@ export async function runStory(story: Story): Promise<string[]> {
     transcript.push(`${step.request} → ${res.status} ${res.text}`);
     const operationId = res.headers['x-sim-operation'] as string | undefined;
     expect(operationId, `${label}: not an API operation`).toBeDefined();
-    expect(specProblems(operationId as string, res.status, res.status === 204 ? undefined : res.body, res.headers['content-type']), `${label}: answer violates the spec`).toEqual([]);
+    expect(
+      specProblems(
+        operationId as string,
+        res.status,
+        res.status === 204 ? undefined : res.body,
+        res.headers['content-type'],
+      ),
+      `${label}: answer violates the spec`,
+    ).toEqual([]);
     if (step.expect?.status !== undefined) expect(res.status, `${label}: ${res.text}`).toBe(step.expect.status);
     if (step.expect?.body !== undefined) expect(res.body, label).toMatchObject(step.expect.body as object);
     for (const [name, where] of Object.entries(step.save ?? {})) saved[name] = lookup(res.body, where);

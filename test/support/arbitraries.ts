@@ -45,7 +45,9 @@ export const TARGETS: TargetOperation[] = operations
       method: o.method,
       template: o.path,
       sample,
-      pathParams: templateSegments.flatMap((s, index) => (s.startsWith('{') && s.endsWith('}') ? [{ name: s.slice(1, -1), index }] : [])),
+      pathParams: templateSegments.flatMap((s, index) =>
+        s.startsWith('{') && s.endsWith('}') ? [{ name: s.slice(1, -1), index }] : [],
+      ),
       queryParams: params.filter((p) => p.in === 'query').map((p) => p.name as string),
       takesLocation: params.some((p) => p.in === 'query' && p.name === 'location'),
       body: body && { required: body.required, properties: Object.keys(body.schema?.properties ?? {}) },
@@ -58,16 +60,124 @@ export const TARGETS: TargetOperation[] = operations
 
 /** Strings that have broken parsers, routers, validators and templating before. */
 export const NASTY_STRINGS: readonly string[] = [
-  '', ' ', '  ', '__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__',
-  'NaN', '-NaN', 'Infinity', '-Infinity', '-0', '0', '00', '1e308', '1e309', '-1e309', '9007199254740993',
-  '123456789012345678901234567890', '0x10', '1_000', 'null', 'undefined', 'true', 'false', '[]', '{}', '[object Object]',
-  '.', '..', '...', '../../etc/passwd', '..\\..\\windows', '%', '%zz', '%00', '%2F', '%252F', '%ff', '%c0%af', '%e2%80%ae',
-  '\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\u00a0', '\u2028', '\u2029', '\ufeff', '\ufffd', '\uffff',
-  '\ud800', '\udc00', '\ud83d', '😀', '👩‍👩‍👧‍👦', 'é', 'e\u0301', 'ǅ', 'İ', 'ß', 'ﬁ', '\u202egnp.exe', 'مرحبا', '日本語', 'Ω≈ç√',
-  '${7*7}', '{{7*7}}', '#{7*7}', '<script>alert(1)</script>', "' OR '1'='1", '"; DROP TABLE x; --', '\\', '\\u0000', '"',
-  'a\nb', 'a\r\nb', '\t', 'a b', '+', '&', '=', '?', '#', ';', ',', '[', ']', '[]=', 'a[b]', '*', '@', ':',
-  SES, MSG, FRM, SH, QUE, 'ses_', 'msg_', 'frm_', 'sh_', 'que_', 'per_', 'wrk_1', 'wrk', 'con_', 'cred_',
-  `ses_${'x'.repeat(300)}`, 'sh_../..', 'msg_\u0000', 'ses\u0000', 'SES_dfc5ae513ffePKUBK7HkVp5zCB', ' ses_dfc5ae513ffePKUBK7HkVp5zCB',
+  '',
+  ' ',
+  '  ',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'NaN',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0',
+  '00',
+  '1e308',
+  '1e309',
+  '-1e309',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '0x10',
+  '1_000',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '[]',
+  '{}',
+  '[object Object]',
+  '.',
+  '..',
+  '...',
+  '../../etc/passwd',
+  '..\\..\\windows',
+  '%',
+  '%zz',
+  '%00',
+  '%2F',
+  '%252F',
+  '%ff',
+  '%c0%af',
+  '%e2%80%ae',
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ufffd',
+  '\uffff',
+  '\ud800',
+  '\udc00',
+  '\ud83d',
+  '😀',
+  '👩‍👩‍👧‍👦',
+  'é',
+  'e\u0301',
+  'ǅ',
+  'İ',
+  'ß',
+  'ﬁ',
+  '\u202egnp.exe',
+  'مرحبا',
+  '日本語',
+  'Ω≈ç√',
+  '${7*7}',
+  '{{7*7}}',
+  '#{7*7}',
+  '<script>alert(1)</script>',
+  "' OR '1'='1",
+  '"; DROP TABLE x; --',
+  '\\',
+  '\\u0000',
+  '"',
+  'a\nb',
+  'a\r\nb',
+  '\t',
+  'a b',
+  '+',
+  '&',
+  '=',
+  '?',
+  '#',
+  ';',
+  ',',
+  '[',
+  ']',
+  '[]=',
+  'a[b]',
+  '*',
+  '@',
+  ':',
+  SES,
+  MSG,
+  FRM,
+  SH,
+  QUE,
+  'ses_',
+  'msg_',
+  'frm_',
+  'sh_',
+  'que_',
+  'per_',
+  'wrk_1',
+  'wrk',
+  'con_',
+  'cred_',
+  `ses_${'x'.repeat(300)}`,
+  'sh_../..',
+  'msg_\u0000',
+  'ses\u0000',
+  'SES_dfc5ae513ffePKUBK7HkVp5zCB',
+  ' ses_dfc5ae513ffePKUBK7HkVp5zCB',
 ];
 
 /** A long string made of a short unit repeated (generating 100 kB character by character would be slow). */
@@ -82,7 +192,15 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 24 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('ses_', 'msg_', 'frm_', 'sh_', 'que_', 'per', 'wrk'), fc.string({ unit: 'binary', maxLength: 16 })).map(([p, s]) => p + s) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('ses_', 'msg_', 'frm_', 'sh_', 'que_', 'per', 'wrk'),
+        fc.string({ unit: 'binary', maxLength: 16 }),
+      )
+      .map(([p, s]) => p + s),
+  },
   { weight: 1, arbitrary: longString(300, 5_000) },
 );
 
@@ -115,7 +233,37 @@ export function looseEncode(text: string, keep: RegExp = /[!$&'()*+,;=:@%\\[\]{}
 export const pathSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: nastyString.map(percentEncode) },
   { weight: 2, arbitrary: nastyString.map((s) => looseEncode(s)) },
-  { weight: 1, arbitrary: fc.constantFrom('.', '..', '%2e', '%2E%2e', '%2F', 'a%2Fb', '%', '%zz', '%%', '%0', '%00', '%C0%AF', '%ED%A0%80', '%FF', ';', ';a=b', '@', ':', '~', '!', "'", '*', '%20', '+', '\\', '\\..') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '.',
+      '..',
+      '%2e',
+      '%2E%2e',
+      '%2F',
+      'a%2Fb',
+      '%',
+      '%zz',
+      '%%',
+      '%0',
+      '%00',
+      '%C0%AF',
+      '%ED%A0%80',
+      '%FF',
+      ';',
+      ';a=b',
+      '@',
+      ':',
+      '~',
+      '!',
+      "'",
+      '*',
+      '%20',
+      '+',
+      '\\',
+      '\\..',
+    ),
+  },
 );
 
 export function queryEncode(text: string, style: 'percent' | 'plus' | 'loose'): string {
@@ -128,30 +276,131 @@ export function queryEncode(text: string, style: 'percent' | 'plus' | 'loose'): 
 const encodingStyle = fc.constantFrom<'percent' | 'plus' | 'loose'>('percent', 'percent', 'plus', 'loose');
 
 const locationKey = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('directory', 'workspace', 'project', '__proto__', 'constructor', 'prototype', 'toString', '', '0', 'directory ', 'DIRECTORY', ']', '[') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'directory',
+      'workspace',
+      'project',
+      '__proto__',
+      'constructor',
+      'prototype',
+      'toString',
+      '',
+      '0',
+      'directory ',
+      'DIRECTORY',
+      ']',
+      '[',
+    ),
+  },
   { weight: 1, arbitrary: nastyString },
 );
 
 /** One `key=value` pair (or a malformed piece) of a query string, already encoded. */
 export function queryPart(target: TargetOperation): fc.Arbitrary<string> {
-  const value = fc.oneof({ weight: 5, arbitrary: nastyString }, { weight: 1, arbitrary: fc.constantFrom('/home/dev/acme-web', 'src', 'wrk_1', '2', 'asc', 'desc', '200', '201', '-1', '1.5', '1e2', ' 2') });
+  const value = fc.oneof(
+    { weight: 5, arbitrary: nastyString },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '/home/dev/acme-web',
+        'src',
+        'wrk_1',
+        '2',
+        'asc',
+        'desc',
+        '200',
+        '201',
+        '-1',
+        '1.5',
+        '1e2',
+        ' 2',
+      ),
+    },
+  );
   const ownParam = target.queryParams.length ? fc.constantFrom(...target.queryParams) : fc.constant('location');
   return fc.oneof(
     // location[a][b][c]…=v, with adversarial keys
-    { weight: 4, arbitrary: fc.tuple(fc.array(locationKey, { minLength: 1, maxLength: 6 }), value, encodingStyle).map(([keys, v, s]) => `location${keys.map((k) => `[${queryEncode(k, s)}]`).join('')}=${queryEncode(v, s)}`) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.array(locationKey, { minLength: 1, maxLength: 6 }), value, encodingStyle)
+        .map(([keys, v, s]) => `location${keys.map((k) => `[${queryEncode(k, s)}]`).join('')}=${queryEncode(v, s)}`),
+    },
     // very deep nesting, brackets raw or encoded
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 20, max: 1_500 }), fc.boolean()).map(([depth, raw]) => `location${(raw ? '[a]' : '%5Ba%5D').repeat(depth)}=x`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 20, max: 1_500 }), fc.boolean())
+        .map(([depth, raw]) => `location${(raw ? '[a]' : '%5Ba%5D').repeat(depth)}=x`),
+    },
     // the operation's own parameters with adversarial values
     { weight: 4, arbitrary: fc.tuple(ownParam, value, encodingStyle).map(([k, v, s]) => `${k}=${queryEncode(v, s)}`) },
     // well-formed location values
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom('directory', 'workspace'), value, encodingStyle).map(([k, v, s]) => `location[${k}]=${queryEncode(v, s)}`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(fc.constantFrom('directory', 'workspace'), value, encodingStyle)
+        .map(([k, v, s]) => `location[${k}]=${queryEncode(v, s)}`),
+    },
     // flat or bracket-broken location
-    { weight: 1, arbitrary: fc.constantFrom('location=/tmp', 'location', 'location=', 'location[]=x', 'location[=x', 'location]=x', 'location[[a]]=x', 'location[a]b]=x', 'location%5Bdirectory%5D=%2Ftmp', 'LOCATION[directory]=/tmp', 'location[directory]', 'location[directory]=') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'location=/tmp',
+        'location',
+        'location=',
+        'location[]=x',
+        'location[=x',
+        'location]=x',
+        'location[[a]]=x',
+        'location[a]b]=x',
+        'location%5Bdirectory%5D=%2Ftmp',
+        'LOCATION[directory]=/tmp',
+        'location[directory]',
+        'location[directory]=',
+      ),
+    },
     // random keys and bare oddities
-    { weight: 2, arbitrary: fc.tuple(nastyString, value, encodingStyle).map(([k, v, s]) => `${queryEncode(k, s)}=${queryEncode(v, s)}`) },
-    { weight: 1, arbitrary: fc.constantFrom('', '=', '&', '==', '=x', 'a', 'a=b=c', '%', '%zz=%zz', '+=+', '__proto__=1', '__proto__[polluted]=yes', 'constructor[prototype][polluted]=yes', 'a[__proto__][polluted]=yes', '?', ';') },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(nastyString, value, encodingStyle)
+        .map(([k, v, s]) => `${queryEncode(k, s)}=${queryEncode(v, s)}`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '=',
+        '&',
+        '==',
+        '=x',
+        'a',
+        'a=b=c',
+        '%',
+        '%zz=%zz',
+        '+=+',
+        '__proto__=1',
+        '__proto__[polluted]=yes',
+        'constructor[prototype][polluted]=yes',
+        'a[__proto__][polluted]=yes',
+        '?',
+        ';',
+      ),
+    },
     // huge values: most stay under the simulator's header limit, some go past it
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('location[directory]', ...target.queryParams, 'x'), longString(1_000, 100_000), encodingStyle).map(([k, v, s]) => `${k}=${queryEncode(v, s)}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom('location[directory]', ...target.queryParams, 'x'),
+          longString(1_000, 100_000),
+          encodingStyle,
+        )
+        .map(([k, v, s]) => `${k}=${queryEncode(v, s)}`),
+    },
   );
 }
 
@@ -159,11 +408,26 @@ export function queryPart(target: TargetOperation): fc.Arbitrary<string> {
 export function queryString(target: TargetOperation): fc.Arbitrary<string> {
   const part = queryPart(target);
   return fc.oneof(
-    { weight: 4, arbitrary: fc.tuple(fc.array(part, { minLength: 1, maxLength: 6 }), fc.constantFrom('&', '&', '&&', ';')).map(([parts, sep]) => parts.join(sep)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.array(part, { minLength: 1, maxLength: 6 }), fc.constantFrom('&', '&', '&&', ';'))
+        .map(([parts, sep]) => parts.join(sep)),
+    },
     // repeated keys: the same part two or more times, among others
-    { weight: 2, arbitrary: fc.tuple(part, fc.integer({ min: 2, max: 20 }), fc.array(part, { maxLength: 3 })).map(([p, n, rest]) => [...Array<string>(n).fill(p), ...rest].join('&')) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(part, fc.integer({ min: 2, max: 20 }), fc.array(part, { maxLength: 3 }))
+        .map(([p, n, rest]) => [...Array<string>(n).fill(p), ...rest].join('&')),
+    },
     // the valid sample's query plus noise, so the rest of the request still gets past validation at times
-    { weight: 1, arbitrary: fc.array(part, { maxLength: 2 }).map((parts) => [target.sample.query ?? '', ...parts].filter(Boolean).join('&')) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(part, { maxLength: 2 })
+        .map((parts) => [target.sample.query ?? '', ...parts].filter(Boolean).join('&')),
+    },
   );
 }
 
@@ -183,16 +447,69 @@ export function withoutControls(text: string): string {
 
 /** Header values may hold any byte but CR, LF and NUL (obs-text included: non-ASCII goes as UTF-8). */
 export const headerValue: fc.Arbitrary<string> = fc
-  .oneof({ weight: 3, arbitrary: nastyString }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 30 }) })
+  .oneof(
+    { weight: 3, arbitrary: nastyString },
+    { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 30 }) },
+  )
   .map(withoutControls);
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Headers that frame the message or address it: the client owns them, random ones would only break framing. */
-const FRAMING = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'expect', 'te', 'trailer', 'keep-alive', 'http2-settings']);
+const FRAMING = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'keep-alive',
+  'http2-settings',
+]);
 
 const randomHeaderName = fc
-  .oneof(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!#$%&\'*+^`|~'), minLength: 1, maxLength: 24 }), fc.constantFrom('x-forwarded-for', 'x-forwarded-host', 'x-http-method-override', 'x-sim-layer', 'x-sim-operation', 'x-sim-rule', 'x-sim-request-id', '__proto__', 'constructor', 'cookie', 'authorization', 'accept', 'accept-encoding', 'accept-language', 'range', 'if-none-match', 'if-modified-since', 'cache-control', 'referer', 'user-agent', 'x-api-key', 'proxy-authorization', 'forwarded', 'via', 'last-event-id'))
-  .filter((n) => TOKEN.test(n) && !FRAMING.has(n.toLowerCase()) && n.toLowerCase() !== 'prefer' && n.toLowerCase() !== 'x-sim-partition');
+  .oneof(
+    fc.string({
+      unit: fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.!#$%&'*+^`|~"),
+      minLength: 1,
+      maxLength: 24,
+    }),
+    fc.constantFrom(
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'x-http-method-override',
+      'x-sim-layer',
+      'x-sim-operation',
+      'x-sim-rule',
+      'x-sim-request-id',
+      '__proto__',
+      'constructor',
+      'cookie',
+      'authorization',
+      'accept',
+      'accept-encoding',
+      'accept-language',
+      'range',
+      'if-none-match',
+      'if-modified-since',
+      'cache-control',
+      'referer',
+      'user-agent',
+      'x-api-key',
+      'proxy-authorization',
+      'forwarded',
+      'via',
+      'last-event-id',
+    ),
+  )
+  .filter(
+    (n) =>
+      TOKEN.test(n) &&
+      !FRAMING.has(n.toLowerCase()) &&
+      n.toLowerCase() !== 'prefer' &&
+      n.toLowerCase() !== 'x-sim-partition',
+  );
 
 /** `Prefer` values: the operation's own statuses and examples, and everything around them. */
 export function preferValue(target: TargetOperation): fc.Arbitrary<string> {
@@ -200,27 +517,98 @@ export function preferValue(target: TargetOperation): fc.Arbitrary<string> {
   const examples = target.examples.length ? fc.constantFrom(...target.examples) : fc.constant('none');
   const piece = fc.oneof(
     { weight: 3, arbitrary: statuses.map((s) => `code=${s}`) },
-    { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -1, max: 1_000 }).map(String), nastyString).map((s) => `code=${s}`) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(fc.integer({ min: -1, max: 1_000 }).map(String), nastyString).map((s) => `code=${s}`),
+    },
     { weight: 2, arbitrary: examples.map((e) => `example=${e}`) },
     { weight: 1, arbitrary: nastyString.map((e) => `example=${e}`) },
-    { weight: 2, arbitrary: fc.constantFrom('dynamic=true', 'dynamic=false', 'dynamic', 'dynamic=', 'dynamic=TRUE', 'dynamic=1', 'dynamic="true"') },
-    { weight: 1, arbitrary: fc.constantFrom('return=minimal', 'return=representation', 'respond-async', 'wait=10', 'handling=strict', 'code', 'code=', '=', 'example', ' CODE = 404 ', 'code="404"', 'code=404.0', 'code=4e2', 'code=0x194', 'code=+404') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'dynamic=true',
+        'dynamic=false',
+        'dynamic',
+        'dynamic=',
+        'dynamic=TRUE',
+        'dynamic=1',
+        'dynamic="true"',
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'return=minimal',
+        'return=representation',
+        'respond-async',
+        'wait=10',
+        'handling=strict',
+        'code',
+        'code=',
+        '=',
+        'example',
+        ' CODE = 404 ',
+        'code="404"',
+        'code=404.0',
+        'code=4e2',
+        'code=0x194',
+        'code=+404',
+      ),
+    },
     { weight: 1, arbitrary: headerValue },
   );
-  return fc.tuple(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.constantFrom(', ', ',', '; ', ';', ' , ')).map(([pieces, sep]) => pieces.join(sep));
+  return fc
+    .tuple(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.constantFrom(', ', ',', '; ', ';', ' , '))
+    .map(([pieces, sep]) => pieces.join(sep));
 }
 
 /** Partition names: a few valid ones (each creates a world, so only a few), and every kind of invalid one. */
 export const partitionName: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('fuzz-a', 'fuzz.b', 'FUZZ_c', '', 'default') },
   { weight: 3, arbitrary: headerValue },
-  { weight: 1, arbitrary: fc.constantFrom('a'.repeat(65), '../x', 'a b', 'a/b', '%41', '__proto__', 'constructor', 'é', '-', '.', '..') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'a'.repeat(65),
+      '../x',
+      'a b',
+      'a/b',
+      '%41',
+      '__proto__',
+      'constructor',
+      'é',
+      '-',
+      '.',
+      '..',
+    ),
+  },
 );
 
 export const contentType: fc.Arbitrary<string | undefined> = fc.constantFrom(
-  undefined, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=latin1', 'application/json; charset=utf-16',
-  'application/problem+json', 'application/vnd.api+json', 'application/jsonx', 'json', 'text/json', 'text/plain', 'text/html', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', 'application/octet-stream', '*/*', '', ';', 'application/', '/json', 'application/json, text/plain', ' application/json ', 'application/json; a="b',
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json;charset=latin1',
+  'application/json; charset=utf-16',
+  'application/problem+json',
+  'application/vnd.api+json',
+  'application/jsonx',
+  'json',
+  'text/json',
+  'text/plain',
+  'text/html',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  '*/*',
+  '',
+  ';',
+  'application/',
+  '/json',
+  'application/json, text/plain',
+  ' application/json ',
+  'application/json; a="b',
 );
 
 /** A few headers of any kind, for the operation's `Prefer` values. */
@@ -229,19 +617,80 @@ export function headerList(target: TargetOperation): fc.Arbitrary<HeaderList> {
     { weight: 3, arbitrary: preferValue(target).map((v): [string, string] => ['prefer', v]) },
     { weight: 2, arbitrary: partitionName.map((v): [string, string] => ['x-sim-partition', v]) },
     { weight: 2, arbitrary: fc.tuple(randomHeaderName, headerValue) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom('accept', 'accept-encoding', 'origin', 'access-control-request-method', 'access-control-request-headers', 'authorization', 'cookie', 'user-agent', 'referer', 'if-none-match', 'range'), headerValue) },
-    { weight: 1, arbitrary: fc.constantFrom<[string, string]>(['accept', 'text/html'], ['accept', 'application/xml'], ['accept-encoding', 'gzip, br'], ['authorization', 'Basic b3BlbmNvZGU6d3Jvbmc='], ['authorization', 'Bearer x'], ['origin', 'http://evil.example'], ['origin', 'null'], ['range', 'bytes=0-1'], ['x-http-method-override', 'DELETE'], ['Prefer', 'code=404'], ['PREFER', 'dynamic=true'], ['X-Sim-Partition', 'fuzz-a'], ['cookie', '__proto__=x; constructor=y']) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(
+        fc.constantFrom(
+          'accept',
+          'accept-encoding',
+          'origin',
+          'access-control-request-method',
+          'access-control-request-headers',
+          'authorization',
+          'cookie',
+          'user-agent',
+          'referer',
+          'if-none-match',
+          'range',
+        ),
+        headerValue,
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<[string, string]>(
+        ['accept', 'text/html'],
+        ['accept', 'application/xml'],
+        ['accept-encoding', 'gzip, br'],
+        ['authorization', 'Basic b3BlbmNvZGU6d3Jvbmc='],
+        ['authorization', 'Bearer x'],
+        ['origin', 'http://evil.example'],
+        ['origin', 'null'],
+        ['range', 'bytes=0-1'],
+        ['x-http-method-override', 'DELETE'],
+        ['Prefer', 'code=404'],
+        ['PREFER', 'dynamic=true'],
+        ['X-Sim-Partition', 'fuzz-a'],
+        ['cookie', '__proto__=x; constructor=y'],
+      ),
+    },
   );
   // Node's parser refuses control characters in a value (tab aside): that refusal is paths.property.test.ts's business.
-  return fc.array(header, { maxLength: 6 }).map((headers) => headers.map(([name, value]): [string, string] => [name, withoutControls(value)]));
+  return fc
+    .array(header, { maxLength: 6 })
+    .map((headers) => headers.map(([name, value]): [string, string] => [name, withoutControls(value)]));
 }
 
 // ---- JSON text ----------------------------------------------------------------------------------------
 
 /** Number literals JSON allows that JavaScript reads badly (overflow, underflow, -0, past 2^53). */
 export const NUMBER_LITERALS: readonly string[] = [
-  '0', '-0', '0.0', '-0.0', '1e308', '-1e308', '1e309', '-1e309', '1E400', '1e-400', '5e-324', '1.7976931348623157e308', '4.9e-324',
-  '9007199254740991', '9007199254740993', '-9007199254740993', '123456789012345678901234567890', `1${'0'.repeat(400)}`, '0.1', '1.5', '-1', '2147483648', '4294967296', '1e2', '1E+2', '10000',
+  '0',
+  '-0',
+  '0.0',
+  '-0.0',
+  '1e308',
+  '-1e308',
+  '1e309',
+  '-1e309',
+  '1E400',
+  '1e-400',
+  '5e-324',
+  '1.7976931348623157e308',
+  '4.9e-324',
+  '9007199254740991',
+  '9007199254740993',
+  '-9007199254740993',
+  '123456789012345678901234567890',
+  `1${'0'.repeat(400)}`,
+  '0.1',
+  '1.5',
+  '-1',
+  '2147483648',
+  '4294967296',
+  '1e2',
+  '1E+2',
+  '10000',
 ];
 
 const scalarText: fc.Arbitrary<string> = fc.oneof(
@@ -249,11 +698,44 @@ const scalarText: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...NUMBER_LITERALS) },
   { weight: 1, arbitrary: fc.integer().map(String) },
   { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)) },
-  { weight: 1, arbitrary: fc.constantFrom('true', 'false', 'null', '"NaN"', '"Infinity"', '"-0"', '"1e308"', '""', '"\\u0000"', '"\\ud800"', '"\\udfff\\ud800"', '[]', '{}') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'true',
+      'false',
+      'null',
+      '"NaN"',
+      '"Infinity"',
+      '"-0"',
+      '"1e308"',
+      '""',
+      '"\\u0000"',
+      '"\\ud800"',
+      '"\\udfff\\ud800"',
+      '[]',
+      '{}',
+    ),
+  },
 );
 
 export const jsonKey: fc.Arbitrary<string> = fc.oneof(
-  { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'toString', 'valueOf', 'hasOwnProperty', '__defineSetter__', 'isAdmin', '', 'length', '0') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'prototype',
+      'polluted',
+      'toString',
+      'valueOf',
+      'hasOwnProperty',
+      '__defineSetter__',
+      'isAdmin',
+      '',
+      'length',
+      '0',
+    ),
+  },
   { weight: 1, arbitrary: nastyString },
 );
 
@@ -261,7 +743,9 @@ export const jsonKey: fc.Arbitrary<string> = fc.oneof(
 export const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string; array: string; object: string }>((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalarText, tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-  object: fc.array(fc.tuple(jsonKey, tie('value')), { maxLength: 4 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+  object: fc
+    .array(fc.tuple(jsonKey, tie('value')), { maxLength: 4 })
+    .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
 })).value;
 
 /** The payloads that pollute a naive deep merge or assignment. */
@@ -286,22 +770,72 @@ export function deepJson(depth: number, kind: 'array' | 'object' | 'mixed', inne
 }
 
 export const deepJsonText: fc.Arbitrary<string> = fc
-  .tuple(fc.integer({ min: 100, max: 5_000 }), fc.constantFrom<'array' | 'object' | 'mixed'>('array', 'object', 'mixed'))
+  .tuple(
+    fc.integer({ min: 100, max: 5_000 }),
+    fc.constantFrom<'array' | 'object' | 'mixed'>('array', 'object', 'mixed'),
+  )
   .map(([depth, kind]) => deepJson(depth, kind));
 
 /** Text that is not JSON, or is JSON only by a lenient reading. */
 export const INVALID_JSON: readonly string[] = [
-  '{"oops": ', '{', '}', '[', '"', '{"a":1,}', '[1,]', "{'a':1}", '{a:1}', '{"a":1}//c', '{"a":1}/*c*/', '{"a":01}', '{"a":.5}', '{"a":+1}', '{"a":1.}',
-  '{"a":NaN}', '{"a":Infinity}', '{"a":-Infinity}', '{"a":undefined}', 'NaN', 'Infinity', 'undefined', '{"a":"\u0001"}', '{"a":"\t"}', '{"a":"\\x41"}',
-  '{"a":"\\u12"}', '{"a":"\\uZZZZ"}', '\ufeff{}', '{}\u0000', '{} {}', '{}x', '[][]', 'nul', 'tru', '0x10', '1 2', '\u0000', ' ', '\n', '{"a"}', '{"a":}', '{:1}',
-  '{"a" 1}', '{"a":1 "b":2}', `${'['.repeat(100_000)}`, `${'{"a":'.repeat(50_000)}1`,
+  '{"oops": ',
+  '{',
+  '}',
+  '[',
+  '"',
+  '{"a":1,}',
+  '[1,]',
+  "{'a':1}",
+  '{a:1}',
+  '{"a":1}//c',
+  '{"a":1}/*c*/',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":+1}',
+  '{"a":1.}',
+  '{"a":NaN}',
+  '{"a":Infinity}',
+  '{"a":-Infinity}',
+  '{"a":undefined}',
+  'NaN',
+  'Infinity',
+  'undefined',
+  '{"a":"\u0001"}',
+  '{"a":"\t"}',
+  '{"a":"\\x41"}',
+  '{"a":"\\u12"}',
+  '{"a":"\\uZZZZ"}',
+  '\ufeff{}',
+  '{}\u0000',
+  '{} {}',
+  '{}x',
+  '[][]',
+  'nul',
+  'tru',
+  '0x10',
+  '1 2',
+  '\u0000',
+  ' ',
+  '\n',
+  '{"a"}',
+  '{"a":}',
+  '{:1}',
+  '{"a" 1}',
+  '{"a":1 "b":2}',
+  `${'['.repeat(100_000)}`,
+  `${'{"a":'.repeat(50_000)}1`,
 ];
 
 /** Mutations of a valid body's JSON text: truncations and insertions that rarely stay JSON. */
 export function brokenText(valid: string): fc.Arbitrary<string> {
   return fc.oneof(
     fc.integer({ min: 0, max: Math.max(0, valid.length - 1) }).map((n) => valid.slice(0, n)),
-    fc.tuple(fc.integer({ min: 0, max: valid.length }), fc.constantFrom('"', '{', '}', '[', ']', ',', ':', '\\', '\u0000', '\u0001', 'x', ' ', '\ud800')).map(([n, c]) => valid.slice(0, n) + c + valid.slice(n)),
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: valid.length }),
+        fc.constantFrom('"', '{', '}', '[', ']', ',', ':', '\\', '\u0000', '\u0001', 'x', ' ', '\ud800'),
+      )
+      .map(([n, c]) => valid.slice(0, n) + c + valid.slice(n)),
     fc.constantFrom(...INVALID_JSON),
   );
 }
@@ -321,7 +855,8 @@ function withMember(sample: unknown, path: readonly string[], raw: string): stri
   const copy = { root: structuredClone(sample ?? {}) as unknown };
   const last = path[path.length - 1] as string;
   // Own members only, and defined rather than assigned: `__proto__` must become an own member, as JSON.parse makes it.
-  const set = (object: object, key: string, value: unknown) => Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  const set = (object: object, key: string, value: unknown) =>
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   let parent: Record<string, unknown> = copy;
   let key = 'root';
   for (const next of [...path.slice(0, -1), undefined]) {
@@ -356,32 +891,86 @@ export function requestBodyText(target: TargetOperation): fc.Arbitrary<string | 
   const paths = [...memberPaths(sample), ...(target.body?.properties ?? []).map((p) => [p])];
   const pathArb = paths.length ? fc.constantFrom(...paths) : fc.constant<string[]>(['extra']);
   // A member path, or a new key next to one.
-  const anyPath = fc.oneof({ weight: 3, arbitrary: pathArb }, { weight: 1, arbitrary: fc.tuple(pathArb, jsonKey).map(([p, k]) => [...p.slice(0, -1), k]) });
+  const anyPath = fc.oneof(
+    { weight: 3, arbitrary: pathArb },
+    { weight: 1, arbitrary: fc.tuple(pathArb, jsonKey).map(([p, k]) => [...p.slice(0, -1), k]) },
+  );
   return fc.oneof(
     // one member set to any JSON value (wrong types, number literals, unicode, prototype keys inside)
     { weight: 6, arbitrary: fc.tuple(anyPath, jsonText).map(([path, raw]) => withMember(sample, path, raw)) },
     // the whole body any JSON value
     { weight: 2, arbitrary: jsonText },
     // members dropped
-    { weight: 1, arbitrary: fc.subarray(Object.keys(sample)).map((keep) => JSON.stringify(Object.fromEntries(Object.entries(sample).filter(([k]) => keep.includes(k))))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .subarray(Object.keys(sample))
+        .map((keep) => JSON.stringify(Object.fromEntries(Object.entries(sample).filter(([k]) => keep.includes(k))))),
+    },
     // repeated keys: the valid body, then the same keys again with other values
-    { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom(...Object.keys(sample), 'x'), jsonText), { minLength: 1, maxLength: 3 }).map((members) => withExtraMembers(sample, members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(','))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(fc.constantFrom(...Object.keys(sample), 'x'), jsonText), { minLength: 1, maxLength: 3 })
+        .map((members) => withExtraMembers(sample, members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(','))),
+    },
     // prototype pollution payloads, at the top (spliced in) and inside members
-    { weight: 2, arbitrary: fc.constantFrom(...POLLUTERS.filter((p) => p.startsWith('{'))).map((p) => withExtraMembers(sample, p.slice(1, -1))) },
-    { weight: 2, arbitrary: fc.tuple(anyPath, fc.constantFrom(...POLLUTERS)).map(([path, p]) => withMember(sample, path, p)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom(...POLLUTERS.filter((p) => p.startsWith('{')))
+        .map((p) => withExtraMembers(sample, p.slice(1, -1))),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(anyPath, fc.constantFrom(...POLLUTERS)).map(([path, p]) => withMember(sample, path, p)),
+    },
     // deep nesting, at the top and inside a member
     { weight: 1, arbitrary: deepJsonText },
     { weight: 1, arbitrary: fc.tuple(anyPath, deepJsonText).map(([path, deep]) => withMember(sample, path, deep)) },
-    { weight: 1, arbitrary: fc.tuple(anyPath, fc.integer({ min: 5_000, max: 20_000 })).map(([path, depth]) => withMember(sample, path, deepJson(depth, 'array'))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(anyPath, fc.integer({ min: 5_000, max: 20_000 }))
+        .map(([path, depth]) => withMember(sample, path, deepJson(depth, 'array'))),
+    },
     // huge: a long string, a wide array, a wide object
-    { weight: 1, arbitrary: fc.tuple(anyPath, longString(1_000, 100_000)).map(([path, s]) => withMember(sample, path, JSON.stringify(s))) },
-    { weight: 1, arbitrary: fc.tuple(anyPath, fc.integer({ min: 1_000, max: 10_000 }), fc.constantFrom('1', '"a"', '{}', '[]', 'null', '1e308')).map(([path, n, item]) => withMember(sample, path, `[${Array<string>(n).fill(item).join(',')}]`)) },
-    { weight: 1, arbitrary: fc.tuple(anyPath, fc.integer({ min: 1_000, max: 5_000 })).map(([path, n]) => withMember(sample, path, `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(anyPath, longString(1_000, 100_000))
+        .map(([path, s]) => withMember(sample, path, JSON.stringify(s))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          anyPath,
+          fc.integer({ min: 1_000, max: 10_000 }),
+          fc.constantFrom('1', '"a"', '{}', '[]', 'null', '1e308'),
+        )
+        .map(([path, n, item]) => withMember(sample, path, `[${Array<string>(n).fill(item).join(',')}]`)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(anyPath, fc.integer({ min: 1_000, max: 5_000 }))
+        .map(([path, n]) =>
+          withMember(sample, path, `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`),
+        ),
+    },
     // not JSON at all, or not quite
     { weight: 2, arbitrary: brokenText(valid) },
     // bytes that are not UTF-8
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => Buffer.from(bytes)) },
-    { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), Buffer.from(`{"text":"\xff\xfe"}`, 'latin1'), Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]),
+        Buffer.from(`{"text":"\xff\xfe"}`, 'latin1'),
+        Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+      ),
+    },
     // no body, or an empty one
     { weight: 1, arbitrary: fc.constantFrom(undefined, '', ' ') },
   );

@@ -36,9 +36,19 @@ export const NOT_RUN: ReadonlyArray<{ pattern: RegExp; reason: string }> = [
   { pattern: /^npm ci\b/, reason: 'the suite runs in a checkout already installed' },
   { pattern: /^npm test\b/, reason: 'this is npm test' },
   { pattern: /^git clone\b/, reason: 'the suite runs in a clone' },
-  { pattern: /\bnpm pack\b|^npm (install|i) .*session-agent-sim|^cd \.\.\/my-app$/, reason: 'packing and installing the tarball is test/package/package.test.ts' },
-  { pattern: /--upstream http:\/\/127\.0\.0\.1:4096\b/, reason: 'needs the real server on port 4096: test/real-server proxies, records and replays it' },
-  { pattern: /login-flow\.yaml/, reason: 'works on what the line recording from the real server wrote: test/real-server does the same with its own recording' },
+  {
+    pattern: /\bnpm pack\b|^npm (install|i) .*session-agent-sim|^cd \.\.\/my-app$/,
+    reason: 'packing and installing the tarball is test/package/package.test.ts',
+  },
+  {
+    pattern: /--upstream http:\/\/127\.0\.0\.1:4096\b/,
+    reason: 'needs the real server on port 4096: test/real-server proxies, records and replays it',
+  },
+  {
+    pattern: /login-flow\.yaml/,
+    reason:
+      'works on what the line recording from the real server wrote: test/real-server does the same with its own recording',
+  },
 ];
 
 export function notRunReason(command: string): string | undefined {
@@ -60,7 +70,8 @@ export function shellBlocks(markdown: string, file: string): DocBlock[] {
         if (last) last.expected.push(line.replace(/^# ?/, ''));
       } else {
         const command: DocCommand = { text: line, line: i + 1, expected: [] };
-        while (command.text.endsWith('\\') && i + 1 < lines.length) command.text = `${command.text.slice(0, -1)}${lines[++i] as string}`;
+        while (command.text.endsWith('\\') && i + 1 < lines.length)
+          command.text = `${command.text.slice(0, -1)}${lines[++i] as string}`;
         const heredoc = /<<-?\s*'?(\w+)'?/.exec(command.text);
         if (heredoc) {
           while (i + 1 < lines.length && lines[i + 1] !== heredoc[1]) command.text += `\n${lines[++i] as string}`;
@@ -75,7 +86,8 @@ export function shellBlocks(markdown: string, file: string): DocBlock[] {
   return blocks;
 }
 
-const SERVER = /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay)\b|npx (--no )?session-agent-sim( -|$))/;
+const SERVER =
+  /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay)\b|npx (--no )?session-agent-sim( -|$))/;
 
 export function startsServer(command: string): boolean {
   return SERVER.test(command) && !/ (--help|-h|--version|-v)\b/.test(command);
@@ -95,7 +107,13 @@ export function missingLine(expected: string[], output: string): string | undefi
   const printed = output.split('\n').map((line) => line.trim());
   let from = 0;
   for (const want of expected) {
-    const pattern = new RegExp(`^${want.trim().split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const pattern = new RegExp(
+      `^${want
+        .trim()
+        .split('…')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     const at = printed.findIndex((line, index) => index >= from && pattern.test(line));
     if (at < 0) return want;
     from = at + 1;
@@ -127,13 +145,20 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutMs = 60_000 }: RunOptions): Promise<CommandResult[]> {
+export async function runBlock(
+  block: DocBlock,
+  { cwd, env, quickStart, timeoutMs = 60_000 }: RunOptions,
+): Promise<CommandResult[]> {
   const ports = new Map<string, number>();
   const mapPort = async (written: string) => {
     if (!ports.has(written)) ports.set(written, await freePort());
     return ports.get(written) as number;
   };
-  const script: string[] = ['exec 2>&1', 'trap "kill 0 2>/dev/null" EXIT', 'up() { for i in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1"; return 1; }'];
+  const script: string[] = [
+    'exec 2>&1',
+    'trap "kill 0 2>/dev/null" EXIT',
+    'up() { for i in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1"; return 1; }',
+  ];
   const results: CommandResult[] = [];
   const run: Array<{ index: number }> = [];
   const talksToQuickStart = block.commands.some((c) => /(127\.0\.0\.1|localhost):4010\b/.test(c.text));
@@ -148,16 +173,28 @@ export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutM
     if (skipped) continue;
     // An explaining comment at the end of a one-line command would swallow what the runner appends.
     let text = command.text.replace(/^npm ci && /, '').replace(/^([^\n]*?)\s+#\s[^'"\n]*$/, '$1');
-    for (const match of [...text.matchAll(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g)]) await mapPort(match[2] as string);
-    text = text.replace(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g, (_, before: string, port: string) => `${before}${ports.get(port) as number}`);
+    for (const match of [...text.matchAll(/(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g)])
+      await mapPort(match[2] as string);
+    text = text.replace(
+      /(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g,
+      (_, before: string, port: string) => `${before}${ports.get(port) as number}`,
+    );
     text = text.replace(/(^|[|;&(]\s*|\$\()curl /g, '$1curl --max-time 3 ');
     script.push(`printf '\\n${MARK}%s\\n' ${index}`);
     // A server command the document shows failing (`# [exit 2]`) runs in the foreground like any other.
     if (startsServer(text) && !command.expected.some((line) => /^\[exit \d+\]$/.test(line))) {
       const written = /--port (\d+)/.exec(text)?.[1];
       const port = written ? Number(written) : await mapPort('4010');
-      if (!written) text = /^npm start\b/.test(text) ? `${text}${text.includes(' -- ') ? '' : ' --'} --port ${port}` : `${text} --port ${port}`;
-      script.push(`${text} > .server-${index}.log 2>&1 &`, `up ${port}; status=$?`, `cat .server-${index}.log`, '[ "$status" -eq 0 ] || echo "[exit $status]"');
+      if (!written)
+        text = /^npm start\b/.test(text)
+          ? `${text}${text.includes(' -- ') ? '' : ' --'} --port ${port}`
+          : `${text} --port ${port}`;
+      script.push(
+        `${text} > .server-${index}.log 2>&1 &`,
+        `up ${port}; status=$?`,
+        `cat .server-${index}.log`,
+        '[ "$status" -eq 0 ] || echo "[exit $status]"',
+      );
     } else {
       // A reader sees a failure; so does the test, unless the document shows it (`# [exit 1]`).
       script.push(text, 'status=$?; [ "$status" -eq 0 ] || echo "[exit $status]"');
@@ -165,7 +202,12 @@ export async function runBlock(block: DocBlock, { cwd, env, quickStart, timeoutM
     run.push({ index });
   }
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn('bash', ['-c', script.join('\n')], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', script.join('\n')], {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));

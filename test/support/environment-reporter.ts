@@ -30,7 +30,10 @@ const GROUPS: Group[] = [
     name: 'browser',
     holds: (test) => test.module.moduleId.includes('/test/browser/'),
     ran: () => `Chromium at ${CHROMIUM}`,
-    skipped: () => (existsSync(CHROMIUM) ? 'skipped by a filter' : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`),
+    skipped: () =>
+      existsSync(CHROMIUM)
+        ? 'skipped by a filter'
+        : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`,
   },
   {
     name: 'full disk',
@@ -42,7 +45,11 @@ const GROUPS: Group[] = [
 
 function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return '(version unknown)';
   }
@@ -57,7 +64,10 @@ export default class EnvironmentReporter implements Reporter {
       if (!mine.length) continue;
       const skipped = mine.filter((test) => test.result().state === 'skipped').length;
       const ran = mine.length - skipped;
-      if (ran) lines.push(`${group.name}: ${ran} test${ran === 1 ? '' : 's'} ran (${group.ran()})${skipped ? `, ${skipped} skipped` : ''}`);
+      if (ran)
+        lines.push(
+          `${group.name}: ${ran} test${ran === 1 ? '' : 's'} ran (${group.ran()})${skipped ? `, ${skipped} skipped` : ''}`,
+        );
       else lines.push(`${group.name}: ${skipped} test${skipped === 1 ? '' : 's'} skipped: ${group.skipped()}`);
     }
     if (lines.length) process.stdout.write(`\n${lines.map((line) => ` ${line}`).join('\n')}\n`);

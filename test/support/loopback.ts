@@ -3,7 +3,15 @@
  * plain HTTP client over node:http with an Agent, and a start gate that holds N requests on their sockets with
  * their last byte unsent, then releases all of them in one tick, so the simulator reads them back to back.
  */
-import { request as httpRequest, createServer, type Agent, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  request as httpRequest,
+  createServer,
+  type Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -14,7 +22,9 @@ export interface Upstream {
 }
 
 /** A node:http server on 127.0.0.1 handed the whole request body (as text) with each request. */
-export async function startUpstream(handler: (req: IncomingMessage, body: string, res: ServerResponse) => void): Promise<Upstream> {
+export async function startUpstream(
+  handler: (req: IncomingMessage, body: string, res: ServerResponse) => void,
+): Promise<Upstream> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -63,20 +73,35 @@ function parseJson(text: string): unknown {
 }
 
 /** One request over node:http (through `agent` when given), read whole; rejects after `timeoutMs` of silence. */
-export function send(base: string, outgoing: Outgoing, options: { agent?: Agent; timeoutMs?: number } = {}): Promise<Reply> {
+export function send(
+  base: string,
+  outgoing: Outgoing,
+  options: { agent?: Agent; timeoutMs?: number } = {},
+): Promise<Reply> {
   const body = bodyBytes(outgoing.body);
-  const headers: Record<string, string> = { ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}), ...outgoing.headers };
+  const headers: Record<string, string> = {
+    ...(body ? { 'content-type': 'application/json', 'content-length': String(body.length) } : {}),
+    ...outgoing.headers,
+  };
   return new Promise<Reply>((resolve, reject) => {
-    const req = httpRequest(`${base}${outgoing.path}`, { method: outgoing.method ?? 'GET', headers, agent: options.agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
-      });
-    });
-    req.setTimeout(options.timeoutMs ?? 10_000, () => req.destroy(new Error(`no answer to ${outgoing.method ?? 'GET'} ${outgoing.path} within ${options.timeoutMs ?? 10_000} ms`)));
+    const req = httpRequest(
+      `${base}${outgoing.path}`,
+      { method: outgoing.method ?? 'GET', headers, agent: options.agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
+        });
+      },
+    );
+    req.setTimeout(options.timeoutMs ?? 10_000, () =>
+      req.destroy(
+        new Error(`no answer to ${outgoing.method ?? 'GET'} ${outgoing.path} within ${options.timeoutMs ?? 10_000} ms`),
+      ),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -119,7 +144,11 @@ function parseRaw(bytes: Buffer): Reply {
  * bytes in one synchronous loop. The simulator then reads the requests to the end back to back, as close to
  * simultaneously as one event loop allows. Answers come back in the order of `requests`.
  */
-export async function sendTogether(base: string, requests: Outgoing[], options: { server?: Server; timeoutMs?: number } = {}): Promise<Reply[]> {
+export async function sendTogether(
+  base: string,
+  requests: Outgoing[],
+  options: { server?: Server; timeoutMs?: number } = {},
+): Promise<Reply[]> {
   const url = new URL(base);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const sockets: Socket[] = [];
@@ -130,7 +159,9 @@ export async function sendTogether(base: string, requests: Outgoing[], options: 
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     const answered = new Promise<Reply>((resolve, reject) => {
-      socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer to ${outgoing.method ?? 'GET'} ${outgoing.path} within ${timeoutMs} ms`)));
+      socket.setTimeout(timeoutMs, () =>
+        socket.destroy(new Error(`no answer to ${outgoing.method ?? 'GET'} ${outgoing.path} within ${timeoutMs} ms`)),
+      );
       socket.on('error', reject);
       socket.on('close', () => {
         try {
@@ -143,7 +174,9 @@ export async function sendTogether(base: string, requests: Outgoing[], options: 
     // Swallowed here and rethrown by Promise.all below: a rejection must not go unhandled while the gate waits.
     answered.catch(() => undefined);
     const primed = new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => socket.write(bytes.subarray(0, bytes.length - 1), (error) => (error ? reject(error) : resolve())));
+      socket.once('connect', () =>
+        socket.write(bytes.subarray(0, bytes.length - 1), (error) => (error ? reject(error) : resolve())),
+      );
       socket.once('error', reject);
     });
     return { bytes, answered, primed };
@@ -158,7 +191,9 @@ export async function sendTogether(base: string, requests: Outgoing[], options: 
 async function accepted(server: Server, count: number): Promise<void> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const open = await new Promise<number>((resolve, reject) => server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    const open = await new Promise<number>((resolve, reject) =>
+      server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+    );
     if (open >= count) return;
     if (Date.now() > deadline) throw new Error(`only ${open} of ${count} connections were accepted within 5 s`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -209,7 +244,12 @@ export function openEventStream(base: string, path: string, headers: Record<stri
 }
 
 /** What a server-sent-event stream sends in its first `ms` milliseconds (wall time). */
-export async function readEventStream(base: string, path: string, ms: number, headers: Record<string, string> = {}): Promise<string> {
+export async function readEventStream(
+  base: string,
+  path: string,
+  ms: number,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const stream = openEventStream(base, path, headers);
   await stream.ready;
   await new Promise((resolve) => setTimeout(resolve, ms));

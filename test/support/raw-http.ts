@@ -26,7 +26,12 @@ export function openSocket(port: number): Promise<Socket> {
  * Sends `text` (or writes nothing more after it) and collects the answer until the server closes the
  * connection or `timeoutMs` passes; one whole answer with a Content-Length also ends the wait.
  */
-export async function rawExchange(port: number, text: string | Buffer, timeoutMs = 5000, socket?: Socket): Promise<RawAnswer> {
+export async function rawExchange(
+  port: number,
+  text: string | Buffer,
+  timeoutMs = 5000,
+  socket?: Socket,
+): Promise<RawAnswer> {
   const conn = socket ?? (await openSocket(port));
   return new Promise((resolve) => {
     let received = Buffer.alloc(0);

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 
-export const REAL_SERVER_BINARY = fileURLToPath(new URL('../../node_modules/opencode-linux-x64/bin/opencode', import.meta.url));
+export const REAL_SERVER_BINARY = fileURLToPath(
+  new URL('../../node_modules/opencode-linux-x64/bin/opencode', import.meta.url),
+);
 
 export interface RealServer {
   url: string;
@@ -31,11 +33,15 @@ export async function startRealServer(): Promise<RealServer> {
   git('init', '-q');
   git('-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init');
   const port = await freePort();
-  const child: ChildProcess = spawn(REAL_SERVER_BINARY, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'], {
-    cwd: directory,
-    env: { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' },
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    REAL_SERVER_BINARY,
+    ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'],
+    {
+      cwd: directory,
+      env: { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' },
+      stdio: 'ignore',
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {

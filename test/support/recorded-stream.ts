@@ -27,5 +27,6 @@ export async function holdEventStream(base: string): Promise<{ stop(): Promise<v
 
 /** Waits (up to 2 s) until the recording holds the event stream's interaction. */
 export async function streamRecorded(recording: string): Promise<void> {
-  for (let i = 0; i < 100 && !readFileSync(recording, 'utf8').includes('"path": "/api/event"'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 100 && !readFileSync(recording, 'utf8').includes('"path": "/api/event"'); i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -1,6 +1,6 @@
 import { ScenarioError } from '../../src/scenarios/definition.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
-import type { SpecIndex } from '../../src/spec/openapi.js';
+import type { SpecIndex } from '../../src/openapi/openapi.js';
 
 /** A scenario text's problems as `line:col message`; [] when it loads. */
 export function scenarioProblems(spec: SpecIndex, text: string): string[] {

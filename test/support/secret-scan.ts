@@ -80,5 +80,8 @@ export function filesUnder(dir: string): Source[] {
   return readdirSync(dir, { recursive: true })
     .map(String)
     .filter((name) => statSync(join(dir, name)).isFile())
-    .map((name) => ({ where: `file ${relative(dir, join(dir, name))}`, text: readFileSync(join(dir, name)).toString('utf8') }));
+    .map((name) => ({
+      where: `file ${relative(dir, join(dir, name))}`,
+      text: readFileSync(join(dir, name)).toString('utf8'),
+    }));
 }

@@ -29,7 +29,12 @@ export interface SpecOperation {
 export const operations: SpecOperation[] = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
   Object.entries(item as Json)
     .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
-    .map(([method, raw]) => ({ operationId: (raw as Json).operationId as string, method: method.toUpperCase(), path, raw: raw as Json })),
+    .map(([method, raw]) => ({
+      operationId: (raw as Json).operationId as string,
+      method: method.toUpperCase(),
+      path,
+      raw: raw as Json,
+    })),
 );
 
 export function operation(operationId: string): SpecOperation {
@@ -42,7 +47,10 @@ function deref(node: Json): { node: Json; pointer?: string } {
   let pointer: string | undefined;
   while (node && typeof node.$ref === 'string') {
     pointer = node.$ref as string;
-    node = pointer.slice(2).split('/').reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+    node = pointer
+      .slice(2)
+      .split('/')
+      .reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
   }
   return { node, pointer };
 }
@@ -56,7 +64,9 @@ export function parameters(operationId: string): Json[] {
   const op = operation(operationId);
   const resolve = (list: Json[] | undefined): Json[] => (list ?? []).map((p) => deref(p).node);
   const own = resolve(op.raw.parameters);
-  const inherited = resolve((spec.paths as Json)[op.path].parameters).filter((p) => !own.some((o) => o.name === p.name && o.in === p.in));
+  const inherited = resolve((spec.paths as Json)[op.path].parameters).filter(
+    (p) => !own.some((o) => o.name === p.name && o.in === p.in),
+  );
   return [...inherited, ...own];
 }
 
@@ -92,10 +102,19 @@ export function specProblems(operationId: string, status: number, body: unknown,
   if (!rawResponse) return [`undeclared status ${status} (declared: ${Object.keys(op.raw.responses).join(', ')})`];
   const { node: response, pointer } = deref(rawResponse);
   const media = response.content?.['application/json'];
-  if (!media) return body === undefined || body === '' || (typeof body === 'object' && body !== null && Object.keys(body).length === 0) ? [] : ['body where none is declared'];
+  if (!media)
+    return body === undefined ||
+      body === '' ||
+      (typeof body === 'object' && body !== null && Object.keys(body).length === 0)
+      ? []
+      : ['body where none is declared'];
   if (!contentType?.startsWith('application/json')) return [`content-type ${contentType ?? '(none)'} is not JSON`];
-  const base = pointer ?? `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method.toLowerCase()}/responses/${status}`;
-  const validate = ajv.getSchema(`doc${base}/content/application~1json/schema`) ?? ajv.compile({ $ref: `doc${base}/content/application~1json/schema` });
+  const base =
+    pointer ??
+    `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method.toLowerCase()}/responses/${status}`;
+  const validate =
+    ajv.getSchema(`doc${base}/content/application~1json/schema`) ??
+    ajv.compile({ $ref: `doc${base}/content/application~1json/schema` });
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
 }
 

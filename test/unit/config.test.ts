@@ -34,7 +34,16 @@ describe('journal', () => {
   it('keeps the most recent entries in order once full', () => {
     const log = createEventLog();
     const journal = createJournal(log, 3);
-    for (let i = 1; i <= 5; i++) log.append({ kind: 'exchange', id: `req_${i}`, time: 0, method: 'GET', path: '/', layer: 'fallback', status: 200 });
+    for (let i = 1; i <= 5; i++)
+      log.append({
+        kind: 'exchange',
+        id: `req_${i}`,
+        time: 0,
+        method: 'GET',
+        path: '/',
+        layer: 'fallback',
+        status: 200,
+      });
     expect(journal.entries().map((e) => e.id)).toEqual(['req_3', 'req_4', 'req_5']);
   });
 });

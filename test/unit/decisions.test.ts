@@ -9,8 +9,13 @@ import { describe, expect, it } from 'vitest';
 
 const SPEC_FILE = new URL('../../spec/session-agent.openapi.yaml', import.meta.url);
 const specText = readFileSync(SPEC_FILE, 'utf8');
-const spec = parse(specText) as { paths: Record<string, Record<string, { operationId?: string }>>; 'x-decisions': string[] };
-const run = spawnSync(process.execPath, [new URL('../../scripts/decisions.mjs', import.meta.url).pathname], { encoding: 'utf8' });
+const spec = parse(specText) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  'x-decisions': string[];
+};
+const run = spawnSync(process.execPath, [new URL('../../scripts/decisions.mjs', import.meta.url).pathname], {
+  encoding: 'utf8',
+});
 const output = run.stdout;
 
 /** The decisions printed under an operation's heading. */
@@ -24,13 +29,22 @@ function under(operationId: string): string[] {
 describe('npm run decisions', () => {
   it('runs, and heads a section with every operationId of the spec', () => {
     expect(run.status, run.stderr).toBe(0);
-    const ids = Object.values(spec.paths).flatMap((item) => Object.values(item).map((op) => op.operationId).filter((id): id is string => id !== undefined));
+    const ids = Object.values(spec.paths).flatMap((item) =>
+      Object.values(item)
+        .map((op) => op.operationId)
+        .filter((id): id is string => id !== undefined),
+    );
     expect(ids).toHaveLength(24);
-    for (const id of ids) expect(output, id).toMatch(new RegExp(`^${id.replace(/\./g, '\\.')} {2}(GET|POST|PUT|PATCH|DELETE) /`, 'm'));
+    for (const id of ids)
+      expect(output, id).toMatch(new RegExp(`^${id.replace(/\./g, '\\.')} {2}(GET|POST|PUT|PATCH|DELETE) /`, 'm'));
   });
 
   it('prints every top-level decision at least once, an operation own under its id', () => {
-    for (const decision of spec['x-decisions']) expect(output.includes(decision) || output.includes(decision.replace(/^[A-Z]+ \S+: /, '')), decision.slice(0, 60)).toBe(true);
+    for (const decision of spec['x-decisions'])
+      expect(
+        output.includes(decision) || output.includes(decision.replace(/^[A-Z]+ \S+: /, '')),
+        decision.slice(0, 60),
+      ).toBe(true);
     expect(under('v2.session.messages').join('\n')).toContain('cursor is opaque');
     expect(under('v2.shell.timeout').join('\n')).toContain('timeout unit is milliseconds');
     expect(output).toMatch(/^Everywhere$/m);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/resources/index.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 import { createClock, DEFAULT_START } from '../../src/state/clock.js';
 import { createEngine } from '../../src/state/engine.js';
 import type { DomainEvent } from '../../src/state/events.js';
@@ -22,7 +22,8 @@ function engineFor(name: string) {
   return { engine: createEngine({ resources: RESOURCES, definition, seed: 'test' }), start: definition.start };
 }
 
-const events = (engine: ReturnType<typeof engineFor>['engine']) => engine.log.entries().filter((e): e is DomainEvent => e.kind === 'event');
+const events = (engine: ReturnType<typeof engineFor>['engine']) =>
+  engine.log.entries().filter((e): e is DomainEvent => e.kind === 'event');
 
 describe('clock', () => {
   it('fires due timers in time order, each reading its own instant, then stands at the target', () => {
@@ -90,11 +91,15 @@ describe('engine', () => {
   it('reschedules a shell timeout when an event replaces it', () => {
     const { engine, start } = engineFor('shell-timeout');
     engine.advance(4000);
-    engine.commit([{ type: 'shell.timeout.updated', data: { id: 'sh_203a7e5c7001OpQrStUvWxYzAb', timeout: 10_000 } }], { request: 'req_000001' });
+    engine.commit([{ type: 'shell.timeout.updated', data: { id: 'sh_203a7e5c7001OpQrStUvWxYzAb', timeout: 10_000 } }], {
+      request: 'req_000001',
+    });
     engine.advance(5000);
     expect(engine.world?.shells.get('sh_203a7e5c7001OpQrStUvWxYzAb')?.status).toBe('running');
     engine.advance(6000);
-    const timedOut = events(engine).find((e) => e.type === 'shell.exited' && (e.data as { status: string }).status === 'timeout');
+    const timedOut = events(engine).find(
+      (e) => e.type === 'shell.exited' && (e.data as { status: string }).status === 'timeout',
+    );
     expect(timedOut?.time).toBe(start + 14_000);
   });
 
@@ -107,7 +112,11 @@ describe('engine', () => {
     engine.reset();
     expect(engine.world?.forms.get('frm_203a7e0000010CancelledAbCd')?.status).toBe('pending');
     engine.advance(90_000);
-    expect(events(engine).slice(-2).map((e) => e.id)).toEqual(first);
+    expect(
+      events(engine)
+        .slice(-2)
+        .map((e) => e.id),
+    ).toEqual(first);
   });
 
   it('does nothing without a scenario but keep time', () => {

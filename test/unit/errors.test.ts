@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ERRORS, ProjectCopyError, SessionNotFoundError } from '../../src/errors.js';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -18,13 +18,22 @@ const samples: Record<string, unknown[]> = {
 };
 
 describe('API error registry', () => {
-  it.each(Object.entries(API_ERRORS))('%s has _tag equal to its class name and the status the spec declares', (name, ErrorClass) => {
-    const error = new (ErrorClass as new (...args: unknown[]) => InstanceType<typeof ErrorClass>)(...(samples[name] ?? ['x_1']));
-    expect(error._tag).toBe(name);
-    expect(error.constructor.name).toBe(name);
-    const statuses = new Set(spec.operations.flatMap((op) => [...op.responses.values()].filter((r) => r.tags.includes(name)).map((r) => r.status)));
-    expect([...statuses]).toEqual([error.status]);
-  });
+  it.each(Object.entries(API_ERRORS))(
+    '%s has _tag equal to its class name and the status the spec declares',
+    (name, ErrorClass) => {
+      const error = new (ErrorClass as new (...args: unknown[]) => InstanceType<typeof ErrorClass>)(
+        ...(samples[name] ?? ['x_1']),
+      );
+      expect(error._tag).toBe(name);
+      expect(error.constructor.name).toBe(name);
+      const statuses = new Set(
+        spec.operations.flatMap((op) =>
+          [...op.responses.values()].filter((r) => r.tags.includes(name)).map((r) => r.status),
+        ),
+      );
+      expect([...statuses]).toEqual([error.status]);
+    },
+  );
 
   it('covers every error the spec declares', () => {
     const declared = new Set(spec.operations.flatMap((op) => [...op.declaredTags]));
@@ -43,6 +52,10 @@ describe('API error registry', () => {
   });
 
   it('words not-found errors like the real server', () => {
-    expect(new SessionNotFoundError('ses_x').toBody()).toEqual({ _tag: 'SessionNotFoundError', sessionID: 'ses_x', message: 'Session not found: ses_x' });
+    expect(new SessionNotFoundError('ses_x').toBody()).toEqual({
+      _tag: 'SessionNotFoundError',
+      sessionID: 'ses_x',
+      message: 'Session not found: ses_x',
+    });
   });
 });

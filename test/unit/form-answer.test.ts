@@ -22,7 +22,13 @@ const sections: FormField = {
   ],
 };
 const tests: FormField = { key: 'tests', type: 'boolean' };
-const coverage: FormField = { key: 'coverage', type: 'integer', minimum: 0, maximum: 100, when: [{ key: 'tests', op: 'eq', value: true }] };
+const coverage: FormField = {
+  key: 'coverage',
+  type: 'integer',
+  minimum: 0,
+  maximum: 100,
+  when: [{ key: 'tests', op: 'eq', value: true }],
+};
 
 describe('checkFormAnswer', () => {
   it('accepts a full valid answer', () => {
@@ -67,7 +73,10 @@ describe('checkFormAnswer', () => {
   });
 
   it('reports failures in field order, the first one winning', () => {
-    const fields: FormField[] = [{ key: 'a', type: 'boolean', required: true }, { key: 'b', type: 'boolean' }];
+    const fields: FormField[] = [
+      { key: 'a', type: 'boolean', required: true },
+      { key: 'b', type: 'boolean' },
+    ];
     expect(check(fields, { b: 'yes' })).toBe('Missing required form field: a');
   });
 
@@ -88,7 +97,9 @@ describe('checkFormAnswer', () => {
   });
 
   it('does not look up answer keys on the object prototype', () => {
-    expect(check([{ key: 'constructor', type: 'string', required: true }], {})).toBe('Missing required form field: constructor');
+    expect(check([{ key: 'constructor', type: 'string', required: true }], {})).toBe(
+      'Missing required form field: constructor',
+    );
   });
 
   it('answers "Form field is not active: coverage" when a field is answered while its condition is false', () => {
@@ -104,11 +115,17 @@ describe('checkFormAnswer', () => {
   });
 
   it('requires a required field once its condition holds', () => {
-    expect(check([tests, { ...coverage, required: true }], { tests: true })).toBe('Missing required form field: coverage');
+    expect(check([tests, { ...coverage, required: true }], { tests: true })).toBe(
+      'Missing required form field: coverage',
+    );
   });
 
   it('cascades: a field hidden by its condition hides the fields that depend on it', () => {
-    const fields: FormField[] = [tests, coverage, { key: 'strict', type: 'boolean', when: [{ key: 'coverage', op: 'neq', value: 0 }] }];
+    const fields: FormField[] = [
+      tests,
+      coverage,
+      { key: 'strict', type: 'boolean', when: [{ key: 'coverage', op: 'neq', value: 0 }] },
+    ];
     expect(check(fields, { tests: false, strict: true })).toBe('Form field is not active: strict');
   });
 
@@ -117,11 +134,15 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Form field is too short: name" below minLength', () => {
-    expect(check([{ key: 'name', type: 'string', minLength: 3 }], { name: 'ab' })).toBe('Form field is too short: name');
+    expect(check([{ key: 'name', type: 'string', minLength: 3 }], { name: 'ab' })).toBe(
+      'Form field is too short: name',
+    );
   });
 
   it('answers "Form field is too long: name" above maxLength', () => {
-    expect(check([{ key: 'name', type: 'string', maxLength: 3 }], { name: 'abcd' })).toBe('Form field is too long: name');
+    expect(check([{ key: 'name', type: 'string', maxLength: 3 }], { name: 'abcd' })).toBe(
+      'Form field is too long: name',
+    );
   });
 
   it('accepts a string exactly at minLength and maxLength', () => {
@@ -129,11 +150,15 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Form field does not match pattern: branch" when the pattern fails', () => {
-    expect(check([{ key: 'branch', type: 'string', pattern: '^feature/[a-z0-9-]+$' }], { branch: 'main' })).toBe('Form field does not match pattern: branch');
+    expect(check([{ key: 'branch', type: 'string', pattern: '^feature/[a-z0-9-]+$' }], { branch: 'main' })).toBe(
+      'Form field does not match pattern: branch',
+    );
   });
 
   it('matches an unanchored pattern anywhere in the value', () => {
-    expect(check([{ key: 'ticket', type: 'string', pattern: '[A-Z]{2,4}-[0-9]+' }], { ticket: 'fixes ACME-12 today' })).toBeUndefined();
+    expect(
+      check([{ key: 'ticket', type: 'string', pattern: '[A-Z]{2,4}-[0-9]+' }], { ticket: 'fixes ACME-12 today' }),
+    ).toBeUndefined();
   });
 
   it('accepts identity escapes in a pattern, as a plain JavaScript RegExp does', () => {
@@ -141,7 +166,9 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Form field has invalid pattern: branch" when the pattern does not compile', () => {
-    expect(check([{ key: 'branch', type: 'string', pattern: '([a-z' }], { branch: 'main' })).toBe('Form field has invalid pattern: branch');
+    expect(check([{ key: 'branch', type: 'string', pattern: '([a-z' }], { branch: 'main' })).toBe(
+      'Form field has invalid pattern: branch',
+    );
   });
 
   it('answers "Expected email for form field: reviewer" for a malformed address', () => {
@@ -157,7 +184,9 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Expected date for form field: due" for 2026-02-30, which is not a calendar date', () => {
-    expect(check([{ key: 'due', type: 'string', format: 'date' }], { due: '2026-02-30' })).toBe('Expected date for form field: due');
+    expect(check([{ key: 'due', type: 'string', format: 'date' }], { due: '2026-02-30' })).toBe(
+      'Expected date for form field: due',
+    );
   });
 
   it('accepts 29 February only in a leap year', () => {
@@ -216,16 +245,24 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Expected number" for a non-finite number', () => {
-    expect(check([{ key: 'budget', type: 'number' }], { budget: Number.POSITIVE_INFINITY })).toBe('Expected number for form field: budget');
-    expect(check([{ key: 'budget', type: 'number' }], { budget: Number.NaN })).toBe('Expected number for form field: budget');
+    expect(check([{ key: 'budget', type: 'number' }], { budget: Number.POSITIVE_INFINITY })).toBe(
+      'Expected number for form field: budget',
+    );
+    expect(check([{ key: 'budget', type: 'number' }], { budget: Number.NaN })).toBe(
+      'Expected number for form field: budget',
+    );
   });
 
   it('answers "Expected number" for a non-number on an integer field', () => {
-    expect(check([{ key: 'retries', type: 'integer' }], { retries: '3' })).toBe('Expected number for form field: retries');
+    expect(check([{ key: 'retries', type: 'integer' }], { retries: '3' })).toBe(
+      'Expected number for form field: retries',
+    );
   });
 
   it('answers "Expected integer for form field: retries" for a fractional number', () => {
-    expect(check([{ key: 'retries', type: 'integer' }], { retries: 2.5 })).toBe('Expected integer for form field: retries');
+    expect(check([{ key: 'retries', type: 'integer' }], { retries: 2.5 })).toBe(
+      'Expected integer for form field: retries',
+    );
   });
 
   it('accepts a fractional number on a number field', () => {
@@ -252,11 +289,15 @@ describe('checkFormAnswer', () => {
   });
 
   it('ignores "NaN" bounds', () => {
-    expect(check([{ key: 'workers', type: 'integer', minimum: 'NaN', maximum: 'NaN' }], { workers: 7 })).toBeUndefined();
+    expect(
+      check([{ key: 'workers', type: 'integer', minimum: 'NaN', maximum: 'NaN' }], { workers: 7 }),
+    ).toBeUndefined();
   });
 
   it('refuses every finite value under a minimum of "Infinity", as the decoded bound implies', () => {
-    expect(check([{ key: 'n', type: 'number', minimum: 'Infinity' }], { n: Number.MAX_VALUE })).toBe('Form field is too small: n');
+    expect(check([{ key: 'n', type: 'number', minimum: 'Infinity' }], { n: Number.MAX_VALUE })).toBe(
+      'Form field is too small: n',
+    );
   });
 
   it('answers "Expected boolean for form field: tests" for a non-boolean', () => {
@@ -273,11 +314,15 @@ describe('checkFormAnswer', () => {
   });
 
   it('answers "Too few selections for form field: sections" below minItems', () => {
-    expect(check([{ ...sections, minItems: 2 }], { sections: ['profile'] })).toBe('Too few selections for form field: sections');
+    expect(check([{ ...sections, minItems: 2 }], { sections: ['profile'] })).toBe(
+      'Too few selections for form field: sections',
+    );
   });
 
   it('answers "Too many selections for form field: sections" above maxItems', () => {
-    expect(check([{ ...sections, maxItems: 1 }], { sections: ['profile', 'billing'] })).toBe('Too many selections for form field: sections');
+    expect(check([{ ...sections, maxItems: 1 }], { sections: ['profile', 'billing'] })).toBe(
+      'Too many selections for form field: sections',
+    );
   });
 
   it('answers "Invalid option for form field: sections" for a selection outside the options', () => {
@@ -289,7 +334,9 @@ describe('checkFormAnswer', () => {
   });
 
   it('counts selections before checking them against the options', () => {
-    expect(check([{ ...sections, maxItems: 1 }], { sections: ['admin', 'root'] })).toBe('Too many selections for form field: sections');
+    expect(check([{ ...sections, maxItems: 1 }], { sections: ['admin', 'root'] })).toBe(
+      'Too many selections for form field: sections',
+    );
   });
 });
 
@@ -311,8 +358,12 @@ describe('isFieldActive', () => {
   });
 
   it('is inactive for both eq and neq when the referenced field is unanswered', () => {
-    expect(isFieldActive({ key: 'x', type: 'boolean', when: [{ key: 'framework', op: 'eq', value: 'react' }] }, {})).toBe(false);
-    expect(isFieldActive({ key: 'x', type: 'boolean', when: [{ key: 'framework', op: 'neq', value: 'react' }] }, {})).toBe(false);
+    expect(
+      isFieldActive({ key: 'x', type: 'boolean', when: [{ key: 'framework', op: 'eq', value: 'react' }] }, {}),
+    ).toBe(false);
+    expect(
+      isFieldActive({ key: 'x', type: 'boolean', when: [{ key: 'framework', op: 'neq', value: 'react' }] }, {}),
+    ).toBe(false);
   });
 
   it('compares strictly, without coercing between types', () => {
@@ -331,7 +382,12 @@ describe('isFieldActive', () => {
   });
 
   it('counts an empty list answer as answered, so neq holds against it', () => {
-    expect(isFieldActive({ key: 'x', type: 'boolean', when: [{ key: 'sections', op: 'neq', value: 'billing' }] }, { sections: [] })).toBe(true);
+    expect(
+      isFieldActive(
+        { key: 'x', type: 'boolean', when: [{ key: 'sections', op: 'neq', value: 'billing' }] },
+        { sections: [] },
+      ),
+    ).toBe(true);
   });
 
   it('requires every condition to hold', () => {

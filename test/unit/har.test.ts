@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 import { headerDocument, interactionDocument, type Interaction } from '../../src/recordings/format.js';
 import { fromHar, toHar, type Har } from '../../src/recordings/har.js';
 import { nockRecording } from '../../src/recordings/nock-interceptors.js';
@@ -44,8 +44,15 @@ const devtoolsHar: Har = {
         request: { method: 'GET', url: 'http://127.0.0.1:4096/api/session/ses_1/message?limit=1', headers: [] },
         response: {
           status: 200,
-          headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Set-Cookie', value: `sid=${SECRET}` }],
-          content: { mimeType: 'application/json', encoding: 'base64', text: Buffer.from('{"data":[],"cursor":{}}').toString('base64') },
+          headers: [
+            { name: 'Content-Type', value: 'application/json' },
+            { name: 'Set-Cookie', value: `sid=${SECRET}` },
+          ],
+          content: {
+            mimeType: 'application/json',
+            encoding: 'base64',
+            text: Buffer.from('{"data":[],"cursor":{}}').toString('base64'),
+          },
         },
       },
     ],
@@ -60,18 +67,26 @@ describe('HAR', () => {
     expect(interactions[0]).toMatchObject({
       operationId: 'v2.integration.connect.key',
       pathParams: { integrationID: 'anthropic' },
-      request: { method: 'POST', query: { auth_token: '[REDACTED]' }, headers: { cookie: '[REDACTED]', 'content-type': 'application/json' }, body: { key: '[REDACTED]', label: 'Work' } },
+      request: {
+        method: 'POST',
+        query: { auth_token: '[REDACTED]' },
+        headers: { cookie: '[REDACTED]', 'content-type': 'application/json' },
+        body: { key: '[REDACTED]', label: 'Work' },
+      },
       response: { status: 204 },
     });
-    expect(interactions[1]).toMatchObject({ operationId: 'v2.session.messages', response: { body: { data: [], cursor: {} }, headers: { 'set-cookie': '[REDACTED]' } } });
+    expect(interactions[1]).toMatchObject({
+      operationId: 'v2.session.messages',
+      response: { body: { data: [], cursor: {} }, headers: { 'set-cookie': '[REDACTED]' } },
+    });
   });
 
   it('exports a recording that imports back to the same interactions', () => {
     const { header, interactions } = fromHar(devtoolsHar, spec, DEFAULT_REDACTION);
     const again = fromHar(toHar({ header, interactions, tornTail: false }, '0.1.0'), spec, DEFAULT_REDACTION);
-    expect(again.interactions.map(({ request, response, operationId }) => ({ request, response, operationId }))).toEqual(
-      interactions.map(({ request, response, operationId }) => ({ request, response, operationId })),
-    );
+    expect(
+      again.interactions.map(({ request, response, operationId }) => ({ request, response, operationId })),
+    ).toEqual(interactions.map(({ request, response, operationId }) => ({ request, response, operationId })));
   });
 });
 
@@ -85,10 +100,28 @@ describe('nockRecording', () => {
       timing: { started: '2026-11-22T10:00:00.000Z', durationMs: 1 },
     });
     const file = join(mkdtempSync(join(tmpdir(), 'sim-nock-')), 'polls.yaml');
-    writeFileSync(file, [headerDocument({ format: 'session-agent-sim/recording@1', specHash: spec.hash, upstream: 'http://upstream.invalid' }), interactionDocument(poll(1, 'pending')), interactionDocument(poll(2, 'complete'))].join(''));
+    writeFileSync(
+      file,
+      [
+        headerDocument({
+          format: 'session-agent-sim/recording@1',
+          specHash: spec.hash,
+          upstream: 'http://upstream.invalid',
+        }),
+        interactionDocument(poll(1, 'pending')),
+        interactionDocument(poll(2, 'complete')),
+      ].join(''),
+    );
     const scope = nockRecording(file);
     const statuses = [];
-    for (let i = 0; i < 2; i++) statuses.push(((await (await fetch('http://upstream.invalid/api/integration/attempt/con_1')).json()) as { data: { status: string } }).data.status);
+    for (let i = 0; i < 2; i++)
+      statuses.push(
+        (
+          (await (await fetch('http://upstream.invalid/api/integration/attempt/con_1')).json()) as {
+            data: { status: string };
+          }
+        ).data.status,
+      );
     expect(statuses).toEqual(['pending', 'complete']);
     expect(scope.isDone()).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/spec/message-cursor.js';
+import { decodeCursor, encodeCursor } from '../../src/openapi/message-cursor.js';
 import { pageMessages, type MessagePage, type PagedMessage, type PageQuery } from '../../src/resources/message-page.js';
 
 interface TestMessage extends PagedMessage {
@@ -25,7 +25,11 @@ function idRange(from: number, to: number): string[] {
   return Array.from({ length: Math.abs(to - from) + 1 }, (_, k) => `msg_${String(from + k * step).padStart(4, '0')}`);
 }
 
-function followNext(messages: readonly TestMessage[], first: PageQuery, limit: string): { visited: string[]; pages: MessagePage<TestMessage>[] } {
+function followNext(
+  messages: readonly TestMessage[],
+  first: PageQuery,
+  limit: string,
+): { visited: string[]; pages: MessagePage<TestMessage>[] } {
   const pages = [pageMessages(messages, first)];
   for (let next = pages[0]?.cursor.next; next !== undefined; next = pages[pages.length - 1]?.cursor.next) {
     pages.push(pageMessages(messages, { limit, cursor: next }));
@@ -56,13 +60,16 @@ describe('pageMessages', () => {
   it.each([
     ['desc', idRange(249, 0)],
     ['asc', idRange(0, 249)],
-  ] as const)('visits every message exactly once in %s order by following next, then ends on an empty page', (order, expected) => {
-    // 60 does not divide 250, so the last non-empty page is a short one.
-    const { visited, pages } = followNext(messages, { order, limit: '60' }, '60');
-    expect(visited).toEqual(expected);
-    expect(pages.map((p) => p.data.length)).toEqual([60, 60, 60, 60, 10, 0]);
-    expect(pages[pages.length - 1]).toStrictEqual({ data: [], cursor: {} });
-  });
+  ] as const)(
+    'visits every message exactly once in %s order by following next, then ends on an empty page',
+    (order, expected) => {
+      // 60 does not divide 250, so the last non-empty page is a short one.
+      const { visited, pages } = followNext(messages, { order, limit: '60' }, '60');
+      expect(visited).toEqual(expected);
+      expect(pages.map((p) => p.data.length)).toEqual([60, 60, 60, 60, 10, 0]);
+      expect(pages[pages.length - 1]).toStrictEqual({ data: [], cursor: {} });
+    },
+  );
 
   it.each(['desc', 'asc'] as const)('returns page 1 again when following previous from page 2 in %s order', (order) => {
     const page1 = pageMessages(messages, { order, limit: '20' });
@@ -97,10 +104,13 @@ describe('pageMessages', () => {
     expect(ids(pageMessages(messages, { cursor: first.cursor.next }))).toEqual(idRange(239, 190));
   });
 
-  it.each(['next', 'previous'] as const)('answers an empty page for a well-formed %s cursor naming an unknown message', (direction) => {
-    const cursor = encodeCursor({ id: 'msg_doesnotexist', order: 'desc', direction });
-    expect(pageMessages(messages, { cursor })).toStrictEqual({ data: [], cursor: {} });
-  });
+  it.each(['next', 'previous'] as const)(
+    'answers an empty page for a well-formed %s cursor naming an unknown message',
+    (direction) => {
+      const cursor = encodeCursor({ id: 'msg_doesnotexist', order: 'desc', direction });
+      expect(pageMessages(messages, { cursor })).toStrictEqual({ data: [], cursor: {} });
+    },
+  );
 
   it('answers an empty page without cursors for a session without messages', () => {
     const page = pageMessages([], {});
@@ -118,7 +128,8 @@ describe('pageMessages', () => {
     const page = pageMessages(recorded, { limit: '2' });
     expect(ids(page)).toEqual(['msg_203a5391e001NIQj0scsULeI4p', 'msg_203a538f90011jBWBJuVx3DB0W']);
     expect(page.cursor).toEqual({
-      previous: 'eyJpZCI6Im1zZ18yMDNhNTM5MWUwMDFOSVFqMHNjc1VMZUk0cCIsIm9yZGVyIjoiZGVzYyIsImRpcmVjdGlvbiI6InByZXZpb3VzIn0',
+      previous:
+        'eyJpZCI6Im1zZ18yMDNhNTM5MWUwMDFOSVFqMHNjc1VMZUk0cCIsIm9yZGVyIjoiZGVzYyIsImRpcmVjdGlvbiI6InByZXZpb3VzIn0',
       next: 'eyJpZCI6Im1zZ18yMDNhNTM4ZjkwMDExakJXQkp1VngzREIwVyIsIm9yZGVyIjoiZGVzYyIsImRpcmVjdGlvbiI6Im5leHQifQ',
     });
   });
@@ -130,7 +141,9 @@ describe('pageMessages', () => {
       [page.cursor.next, 'msg_0002', 'next'],
     ] as const) {
       expect(value).toMatch(/^[A-Za-z0-9_-]+$/);
-      expect(Buffer.from(value ?? '', 'base64url').toString('utf8')).toBe(JSON.stringify({ id, order: 'asc', direction }));
+      expect(Buffer.from(value ?? '', 'base64url').toString('utf8')).toBe(
+        JSON.stringify({ id, order: 'asc', direction }),
+      );
     }
   });
 

@@ -61,12 +61,22 @@ const CATALOG: Record<EventType, true> = {
 };
 
 function event<T extends EventType>(type: T, data: EventCatalog[T]): DomainEvent {
-  return { kind: 'event', seq: 1, id: 'evt_000000000001AAAAAAAAAAAAAA', time: 0, cause: { request: 'req_000001' }, type, data } as DomainEvent;
+  return {
+    kind: 'event',
+    seq: 1,
+    id: 'evt_000000000001AAAAAAAAAAAAAA',
+    time: 0,
+    cause: { request: 'req_000001' },
+    type,
+    data,
+  } as DomainEvent;
 }
 
 describe('publication', () => {
   it('publishes every domain event the spec lists, under the type it lists', () => {
-    const renamed: Partial<Record<EventType, string>> = { 'session.next.compaction.admitted': 'session.next.compaction.started' };
+    const renamed: Partial<Record<EventType, string>> = {
+      'session.next.compaction.admitted': 'session.next.compaction.started',
+    };
     for (const type of Object.keys(CATALOG) as EventType[]) {
       if (!isPublished(type)) continue;
       expect(mapping, type).toHaveProperty([renamed[type] ?? type]);
@@ -76,23 +86,51 @@ describe('publication', () => {
   it('names the source of every event type in the spec', () => {
     for (const [type, ref] of Object.entries(mapping)) {
       const schema = schemas[ref.split('/').pop() as string] as Json;
-      expect(schema['x-event-source'], type).toMatch(/^(@opencode-ai\/sdk 1\.19\.3 V2Event|real-server notes|simulator decision)/);
+      expect(schema['x-event-source'], type).toMatch(
+        /^(@opencode-ai\/sdk 1\.19\.3 V2Event|real-server notes|simulator decision)/,
+      );
       expect(schema.allOf[1].properties.type.const).toBe(type);
     }
   });
 
   it('keeps internal bookkeeping off the stream', () => {
-    expect(publish(event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }), { directory: '/p' }, createSequenceCounter())).toBeUndefined();
-    expect(publish(event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }), { directory: '/p' }, createSequenceCounter())).toBeUndefined();
+    expect(
+      publish(
+        event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }),
+        { directory: '/p' },
+        createSequenceCounter(),
+      ),
+    ).toBeUndefined();
+    expect(
+      publish(
+        event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }),
+        { directory: '/p' },
+        createSequenceCounter(),
+      ),
+    ).toBeUndefined();
   });
 
   it('numbers session aggregates per session and leaves other events without durable', () => {
     const sequence = createSequenceCounter();
-    const switched = (sessionID: string) => event('session.next.agent.switched', { timestamp: 0, sessionID, messageID: 'msg_1', agent: 'plan' });
-    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable).toEqual({ aggregateID: 'ses_a', seq: 0, version: 1 });
+    const switched = (sessionID: string) =>
+      event('session.next.agent.switched', { timestamp: 0, sessionID, messageID: 'msg_1', agent: 'plan' });
+    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable).toEqual({
+      aggregateID: 'ses_a',
+      seq: 0,
+      version: 1,
+    });
     expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable?.seq).toBe(1);
     expect(publish(switched('ses_b'), { directory: '/p' }, sequence)?.durable?.seq).toBe(0);
-    const status = publish(event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }), { directory: '/p' }, sequence);
-    expect(status).toEqual({ id: 'evt_000000000001AAAAAAAAAAAAAA', type: 'session.status', location: { directory: '/p' }, data: { sessionID: 'ses_a', status: { type: 'busy' } } });
+    const status = publish(
+      event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }),
+      { directory: '/p' },
+      sequence,
+    );
+    expect(status).toEqual({
+      id: 'evt_000000000001AAAAAAAAAAAAAA',
+      type: 'session.status',
+      location: { directory: '/p' },
+      data: { sessionID: 'ses_a', status: { type: 'busy' } },
+    });
   });
 });

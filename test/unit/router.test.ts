@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
-import { findOperation } from '../../src/spec/router.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
+import { findOperation } from '../../src/openapi/router.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -10,11 +10,17 @@ beforeAll(async () => {
 describe('findOperation', () => {
   it('finds an operation and decodes its path parameters', () => {
     const found = findOperation(spec, 'DELETE', '/api/session/ses_1/instructions/entries/docs%2FAGENTS.md');
-    expect(found).toMatchObject({ kind: 'found', operation: { operationId: 'v2.session.instructions.entry.remove' }, params: { sessionID: 'ses_1', key: 'docs/AGENTS.md' } });
+    expect(found).toMatchObject({
+      kind: 'found',
+      operation: { operationId: 'v2.session.instructions.entry.remove' },
+      params: { sessionID: 'ses_1', key: 'docs/AGENTS.md' },
+    });
   });
 
   it('prefers a literal segment over a parameter', () => {
-    expect(findOperation(spec, 'GET', '/api/integration/attempt/con_1')).toMatchObject({ operation: { operationId: 'v2.integration.attempt.status' } });
+    expect(findOperation(spec, 'GET', '/api/integration/attempt/con_1')).toMatchObject({
+      operation: { operationId: 'v2.integration.attempt.status' },
+    });
   });
 
   it('tells a wrong method apart from an unknown path', () => {

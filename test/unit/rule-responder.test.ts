@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPartitions } from '../../src/control/partitions.js';
-import { projectContext } from '../../src/spec/location.js';
-import { loadSpec } from '../../src/spec/openapi.js';
+import { projectContext } from '../../src/openapi/location.js';
+import { loadSpec } from '../../src/openapi/openapi.js';
 import type { AcceptedRequest } from '../../src/answerers/responder.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
 import { ruleResponder } from '../../src/answerers/rule-responder.js';
@@ -10,16 +10,38 @@ import { RESOURCES } from '../../src/resources/index.js';
 describe('ruleResponder', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
     const spec = await loadSpec();
-    const scenario = parseScenario('name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ id: slow }] }, delay: 2s }\n', '<test>', spec);
-    const partition = createPartitions({ spec, resources: RESOURCES, seed: 'demo', realTime: false, initial: scenario, project: projectContext('/home/dev/acme-web') }).default;
+    const scenario = parseScenario(
+      'name: demo\nrules:\n  - when: { operation: v2.plugin.list }\n    then: { status: 200, body: { data: [{ id: slow }] }, delay: 2s }\n',
+      '<test>',
+      spec,
+    );
+    const partition = createPartitions({
+      spec,
+      resources: RESOURCES,
+      seed: 'demo',
+      realTime: false,
+      initial: scenario,
+      project: projectContext('/home/dev/acme-web'),
+    }).default;
     const waits: number[] = [];
     const responder = ruleResponder(async (ms) => {
       waits.push(ms);
     });
     const operation = spec.byId.get('v2.plugin.list');
-    const answer = await responder.respond({ operation, pathParams: {}, query: {}, body: undefined, partition } as unknown as AcceptedRequest);
+    const answer = await responder.respond({
+      operation,
+      pathParams: {},
+      query: {},
+      body: undefined,
+      partition,
+    } as unknown as AcceptedRequest);
     expect(waits).toEqual([2000]);
-    expect(answer).toMatchObject({ kind: 'json', status: 200, body: { data: [{ id: 'slow' }], location: { directory: '/home/dev/acme-web' } }, rule: '<test> rules[0]' });
+    expect(answer).toMatchObject({
+      kind: 'json',
+      status: 200,
+      body: { data: [{ id: 'slow' }], location: { directory: '/home/dev/acme-web' } },
+      rule: '<test> rules[0]',
+    });
     expect(partition.rules.scenarioUses).toEqual([1]);
   });
 });

@@ -12,8 +12,8 @@ import { pageMessages } from '../../src/resources/message-page.js';
 import { generateTurn } from '../../src/resources/generated-turn.js';
 import { ScenarioError } from '../../src/scenarios/definition.js';
 import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { loadSpec, type SpecIndex } from '../../src/spec/openapi.js';
-import { projectContext } from '../../src/spec/location.js';
+import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
+import { projectContext } from '../../src/openapi/location.js';
 import { createEngine, type Engine } from '../../src/state/engine.js';
 import type { DomainEvent, EventCatalog } from '../../src/state/events.js';
 import { createRandom } from '../../src/state/random.js';
@@ -87,7 +87,13 @@ const SCENARIO = {
       ],
     },
     { session: SES, steps: [{ fail: 'Provider overloaded', after: '1s' }] },
-    { session: SES, steps: [{ retry: { message: 'rate limited', statusCode: 429, wait: '1s' }, after: '200ms' }, { text: 'Second try worked.', every: 0 }] },
+    {
+      session: SES,
+      steps: [
+        { retry: { message: 'rate limited', statusCode: 429, wait: '1s' }, after: '200ms' },
+        { text: 'Second try worked.', every: 0 },
+      ],
+    },
   ],
   files: ['src/pages/Profile.tsx', 'src/components/Header.tsx', 'README.md'],
 };
@@ -99,7 +105,10 @@ beforeAll(async () => {
 
 function engineFor(scenario: object = SCENARIO, options: { realTime?: boolean } = {}) {
   const definition = loadScenarioObject(scenario, spec);
-  return { engine: createEngine({ resources: RESOURCES, definition, seed: 'test', realTime: options.realTime }), start: definition.start };
+  return {
+    engine: createEngine({ resources: RESOURCES, definition, seed: 'test', realTime: options.realTime }),
+    start: definition.start,
+  };
 }
 
 let requests = 0;
@@ -108,15 +117,24 @@ function call(engine: Engine, operationId: string, sessionID: string, body: unkn
   const world = engine.world;
   if (!world) throw new Error('no world');
   const request = { pathParams: { sessionID }, query: {}, body } as unknown as AcceptedRequest;
-  const decision = RESOURCES.handlers[operationId]?.(request, { world, now: engine.clock.now(), project: projectContext('/home/dev/acme-web') });
+  const decision = RESOURCES.handlers[operationId]?.(request, {
+    world,
+    now: engine.clock.now(),
+    project: projectContext('/home/dev/acme-web'),
+  });
   if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
 }
 
-const synthetic = (engine: Engine, sessionID: string, text: string, resume = true) => call(engine, 'v2.session.synthetic', sessionID, { text, resume });
+const synthetic = (engine: Engine, sessionID: string, text: string, resume = true) =>
+  call(engine, 'v2.session.synthetic', sessionID, { text, resume });
 const events = (engine: Engine) => engine.log.entries().filter((e): e is DomainEvent => e.kind === 'event');
 const timeline = (engine: Engine, start: number) => events(engine).map((e) => [e.type, e.time - start]);
-const page = (engine: Engine, sessionID: string, limit = 200) => pageMessages(engine.world?.sessions.get(sessionID)?.messages ?? [], { limit: String(limit) }).data;
-const messageProblems = (engine: Engine, sessionID: string) => page(engine, sessionID).flatMap((m) => spec.checkComponent('SessionMessage', m).map((d) => `${m.id}: ${d.path} ${d.message}`));
+const page = (engine: Engine, sessionID: string, limit = 200) =>
+  pageMessages(engine.world?.sessions.get(sessionID)?.messages ?? [], { limit: String(limit) }).data;
+const messageProblems = (engine: Engine, sessionID: string) =>
+  page(engine, sessionID).flatMap((m) =>
+    spec.checkComponent('SessionMessage', m).map((d) => `${m.id}: ${d.path} ${d.message}`),
+  );
 
 function stageRevert(engine: Engine): unknown {
   try {
@@ -172,10 +190,22 @@ describe('a scripted turn', () => {
       if ('timestamp' in e.data) expect(e.data.timestamp).toBe(e.time);
     }
     const prompt = all[1]?.data as EventCatalog['session.next.prompt.admitted'];
-    expect(prompt).toEqual({ timestamp: start, sessionID: SES, messageID: all[0]?.data && (all[0].data as { messageID: string }).messageID, prompt: { text: 'Run the tests' }, delivery: 'steer' });
-    const deltas = all.filter((e) => e.type === 'session.next.reasoning.delta').map((e) => (e.data as { delta: string }).delta);
+    expect(prompt).toEqual({
+      timestamp: start,
+      sessionID: SES,
+      messageID: all[0]?.data && (all[0].data as { messageID: string }).messageID,
+      prompt: { text: 'Run the tests' },
+      delivery: 'steer',
+    });
+    const deltas = all
+      .filter((e) => e.type === 'session.next.reasoning.delta')
+      .map((e) => (e.data as { delta: string }).delta);
     expect(deltas).toEqual(['Check the ', 'profile pa', 'ge first.']);
-    expect(all.find((e) => e.type === 'session.next.tool.success')?.data).toMatchObject({ content: [{ type: 'text', text: '42 passed' }], structured: {}, provider: { executed: false } });
+    expect(all.find((e) => e.type === 'session.next.tool.success')?.data).toMatchObject({
+      content: [{ type: 'text', text: '42 passed' }],
+      structured: {},
+      provider: { executed: false },
+    });
     expect(all.map((e) => e.type).filter((t) => t === 'session.status').length).toBe(2);
   });
 
@@ -183,21 +213,43 @@ describe('a scripted turn', () => {
     const { engine } = engineFor();
     synthetic(engine, SES, 'Run the tests');
     const [assistant] = page(engine, SES, 1);
-    expect(assistant).toMatchObject({ type: 'assistant', agent: 'build', model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' }, content: [] });
+    expect(assistant).toMatchObject({
+      type: 'assistant',
+      agent: 'build',
+      model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' },
+      content: [],
+    });
     engine.advance(900);
     expect(page(engine, SES, 1)[0]).toMatchObject({ content: [{ type: 'reasoning', text: '' }] });
     engine.advance(100);
-    expect(page(engine, SES, 1)[0]).toMatchObject({ content: [{ type: 'reasoning', text: 'Check the profile page first.' }] });
+    expect(page(engine, SES, 1)[0]).toMatchObject({
+      content: [{ type: 'reasoning', text: 'Check the profile page first.' }],
+    });
     engine.advance(260);
-    expect(page(engine, SES, 1)[0]).toMatchObject({ content: [{ type: 'reasoning' }, { type: 'tool', name: 'bash', state: { status: 'running', input: { command: 'npm test' } } }] });
+    expect(page(engine, SES, 1)[0]).toMatchObject({
+      content: [
+        { type: 'reasoning' },
+        { type: 'tool', name: 'bash', state: { status: 'running', input: { command: 'npm test' } } },
+      ],
+    });
     expect(messageProblems(engine, SES)).toEqual([]);
     engine.advance(2000);
     const [reply, work] = page(engine, SES, 2);
-    expect(work).toMatchObject({ finish: 'tool-calls', content: [{ type: 'reasoning' }, { type: 'tool', state: { status: 'completed', content: [{ type: 'text', text: '42 passed' }] } }] });
+    expect(work).toMatchObject({
+      finish: 'tool-calls',
+      content: [
+        { type: 'reasoning' },
+        { type: 'tool', state: { status: 'completed', content: [{ type: 'text', text: '42 passed' }] } },
+      ],
+    });
     expect(work?.time).toEqual({ created: assistant?.time.created, completed: (assistant?.time.created ?? 0) + 3260 });
     expect(reply).toMatchObject({ type: 'assistant', content: [] });
     engine.advance(800);
-    expect(page(engine, SES, 1)[0]).toMatchObject({ finish: 'stop', content: [{ type: 'text', text: 'All tests pass.' }], tokens: { output: 4 } });
+    expect(page(engine, SES, 1)[0]).toMatchObject({
+      finish: 'stop',
+      content: [{ type: 'text', text: 'All tests pass.' }],
+      tokens: { output: 4 },
+    });
     expect(page(engine, SES, 4).map((m) => m.type)).toEqual(['assistant', 'assistant', 'synthetic', 'user']);
     expect(messageProblems(engine, SES)).toEqual([]);
   });
@@ -223,9 +275,21 @@ describe('a scripted turn', () => {
     synthetic(engine, SES, 'Once more');
     engine.advance(10_000);
     const published = events(engine).filter((e) => e.type !== 'session.turn.started');
-    expect(new Set(published.map((e) => e.type))).toEqual(new Set([...Object.keys(EXACT), 'session.status', 'session.next.synthetic'].filter((t) => t !== 'session.next.tool.failed')));
+    expect(new Set(published.map((e) => e.type))).toEqual(
+      new Set(
+        [...Object.keys(EXACT), 'session.status', 'session.next.synthetic'].filter(
+          (t) => t !== 'session.next.tool.failed',
+        ),
+      ),
+    );
     const problems = published.flatMap((e, seq) => {
-      const frame = { id: e.id, type: e.type, durable: { aggregateID: SES, seq, version: 1 }, location: { directory: '/home/dev/acme-web' }, data: e.data };
+      const frame = {
+        id: e.id,
+        type: e.type,
+        durable: { aggregateID: SES, seq, version: 1 },
+        location: { directory: '/home/dev/acme-web' },
+        data: e.data,
+      };
       return eventProblems(frame).map((p) => `${e.type}: ${p}`);
     });
     expect(problems).toEqual([]);
@@ -241,7 +305,11 @@ describe('turns after the first', () => {
     const before = events(engine).length;
     synthetic(engine, SES, 'Try the e2e suite');
     engine.advance(5000);
-    expect(events(engine).slice(before).map((e) => [e.type, e.time - start - 5000])).toEqual([
+    expect(
+      events(engine)
+        .slice(before)
+        .map((e) => [e.type, e.time - start - 5000]),
+    ).toEqual([
       ['session.next.synthetic', 0],
       ['session.next.prompt.admitted', 0],
       ['session.turn.started', 0],
@@ -250,8 +318,14 @@ describe('turns after the first', () => {
       ['session.next.step.failed', 1000],
       ['session.status', 1000],
     ]);
-    expect(events(engine).find((e) => e.type === 'session.next.step.failed')?.data).toMatchObject({ error: { type: 'unknown', message: 'Provider overloaded' } });
-    expect(page(engine, SES, 1)[0]).toMatchObject({ type: 'assistant', content: [], error: { type: 'unknown', message: 'Provider overloaded' } });
+    expect(events(engine).find((e) => e.type === 'session.next.step.failed')?.data).toMatchObject({
+      error: { type: 'unknown', message: 'Provider overloaded' },
+    });
+    expect(page(engine, SES, 1)[0]).toMatchObject({
+      type: 'assistant',
+      content: [],
+      error: { type: 'unknown', message: 'Provider overloaded' },
+    });
     expect(messageProblems(engine, SES)).toEqual([]);
   });
 
@@ -277,7 +351,12 @@ describe('turns after the first', () => {
       ['session.next.step.ended', 1900],
       ['session.status', 1900],
     ]);
-    expect(third.find((e) => e.type === 'session.next.retried')?.data).toEqual({ timestamp: start + 10_200, sessionID: SES, attempt: 1, error: { message: 'rate limited', statusCode: 429, isRetryable: true } });
+    expect(third.find((e) => e.type === 'session.next.retried')?.data).toEqual({
+      timestamp: start + 10_200,
+      sessionID: SES,
+      attempt: 1,
+      error: { message: 'rate limited', statusCode: 429, isRetryable: true },
+    });
     expect(page(engine, SES, 2).map((m) => [m.error, m.finish])).toEqual([
       [undefined, 'stop'],
       [{ type: 'unknown', message: 'rate limited' }, undefined],
@@ -290,7 +369,9 @@ describe('turns after the first', () => {
       synthetic(engine, SES, text);
       engine.advance(60_000);
     }
-    const started = events(engine).filter((e) => e.type === 'session.turn.started').map((e) => e.data as EventCatalog['session.turn.started']);
+    const started = events(engine)
+      .filter((e) => e.type === 'session.turn.started')
+      .map((e) => e.data as EventCatalog['session.turn.started']);
     expect(started.map((p) => [p.number, p.scripted])).toEqual([
       [0, true],
       [1, true],
@@ -343,7 +424,11 @@ describe('turns after the first', () => {
       ['build', 'claude-sonnet-4-5'],
       ['plan', 'gpt-5'],
     ]);
-    expect(page(engine, SES, 1)[0]).toMatchObject({ type: 'assistant', agent: 'plan', model: { id: 'gpt-5', providerID: 'openai' } });
+    expect(page(engine, SES, 1)[0]).toMatchObject({
+      type: 'assistant',
+      agent: 'plan',
+      model: { id: 'gpt-5', providerID: 'openai' },
+    });
     expect(messageProblems(engine, SES)).toEqual([]);
   });
 
@@ -364,7 +449,12 @@ describe('a generated turn', () => {
     engine.advance(3000);
     const midTurn = page(engine, OTHER, 5);
     engine.advance(60_000);
-    return { events: events(engine).map((e) => [e.type, e.time, e.data]), midTurn, final: page(engine, OTHER, 10), engine };
+    return {
+      events: events(engine).map((e) => [e.type, e.time, e.data]),
+      midTurn,
+      final: page(engine, OTHER, 10),
+      engine,
+    };
   };
 
   it('is the same for the same scenario and seed: events and message pages alike', () => {
@@ -385,9 +475,13 @@ describe('a generated turn', () => {
     const types = all.map(([type]) => type);
     expect(types).toContain('session.next.tool.called');
     expect(types).toContain('session.next.text.ended');
-    const tools = all.filter(([type]) => type === 'session.next.tool.called').map(([, , data]) => data as EventCatalog['session.next.tool.called']);
+    const tools = all
+      .filter(([type]) => type === 'session.next.tool.called')
+      .map(([, , data]) => data as EventCatalog['session.next.tool.called']);
     expect(tools.map((t) => t.tool)).toContain('edit');
-    expect(['src/pages/Profile.tsx', 'src/components/Header.tsx']).toContain(tools.find((t) => t.tool === 'edit')?.input.filePath);
+    expect(['src/pages/Profile.tsx', 'src/components/Header.tsx']).toContain(
+      tools.find((t) => t.tool === 'edit')?.input.filePath,
+    );
     expect(final[0]).toMatchObject({ type: 'assistant', finish: 'stop', content: [{ type: 'text' }] });
   });
 
@@ -414,7 +508,11 @@ describe('a generated turn', () => {
 
 describe('in real time', () => {
   it('plays a turn at wall pace', async () => {
-    const scenario = { name: 'fast', sessions: [{ id: SES }], turns: [{ session: SES, steps: [{ text: 'abcdef', chunk: 2, every: '60ms', after: '40ms' }] }] };
+    const scenario = {
+      name: 'fast',
+      sessions: [{ id: SES }],
+      turns: [{ session: SES, steps: [{ text: 'abcdef', chunk: 2, every: '60ms', after: '40ms' }] }],
+    };
     const { engine } = engineFor(scenario, { realTime: true });
     const arrivals: Array<[string, number]> = [];
     engine.log.subscribe((entry) => {
@@ -424,7 +522,8 @@ describe('in real time', () => {
     synthetic(engine, SES, 'go');
     // Nobody advances the clock: the turn ends when wall time reaches it (a loaded machine may be late).
     const over = () => arrivals.filter(([type]) => type === 'session.status').length === 2;
-    for (const deadline = Date.now() + 5000; !over() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const deadline = Date.now() + 5000; !over() && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     engine.dispose();
     expect(arrivals.map(([type]) => type)).toEqual([
       'session.next.synthetic',
@@ -460,14 +559,30 @@ describe('the turns format', () => {
   };
 
   it('names what is wrong with a step, where it is', () => {
-    expect(problems([{ session: 'ses_nope', steps: [{ text: 'hi' }] }])).toEqual(['turns[0].session: session "ses_nope" is not declared; declare it under sessions:']);
-    expect(problems([{ session: SES, steps: [{ text: 'hi', tool: 'bash' }] }])).toEqual(['turns[0].steps[0]: a step is one thing; this one is text and tool']);
-    expect(problems([{ session: SES, steps: [{ after: '1s' }] }])).toEqual(['turns[0].steps[0]: a step needs one of reasoning, text, tool, fail, retry']);
-    expect(problems([{ session: SES, steps: [{ text: 'hi', takes: '1s' }] }])).toEqual(['turns[0].steps[0].takes: takes does not apply to a text step']);
-    expect(problems([{ session: SES, steps: [{ tool: 'bash', result: 'ok', error: 'no' }] }])).toEqual(['turns[0].steps[0].error: a tool call answers a result or fails with an error, not both']);
-    expect(problems([{ session: SES, steps: [{ fail: 'boom' }, { text: 'hi' }] }])).toEqual(['turns[0].steps[1]: nothing can follow fail: a failed step ends the turn (script a retry to try again)']);
-    expect(problems([{ session: SES, steps: [{ text: 'hi' }, { retry: 'busy' }] }])).toEqual(['turns[0].steps[1]: a retry needs the steps of the retried attempt after it']);
-    expect(problems([{ session: SES, steps: [{ text: 'hi', every: 'soon' }] }])).toEqual([expect.stringMatching(/^turns\[0\]\.steps\[0\]\.every: must be a duration/)]);
+    expect(problems([{ session: 'ses_nope', steps: [{ text: 'hi' }] }])).toEqual([
+      'turns[0].session: session "ses_nope" is not declared; declare it under sessions:',
+    ]);
+    expect(problems([{ session: SES, steps: [{ text: 'hi', tool: 'bash' }] }])).toEqual([
+      'turns[0].steps[0]: a step is one thing; this one is text and tool',
+    ]);
+    expect(problems([{ session: SES, steps: [{ after: '1s' }] }])).toEqual([
+      'turns[0].steps[0]: a step needs one of reasoning, text, tool, fail, retry',
+    ]);
+    expect(problems([{ session: SES, steps: [{ text: 'hi', takes: '1s' }] }])).toEqual([
+      'turns[0].steps[0].takes: takes does not apply to a text step',
+    ]);
+    expect(problems([{ session: SES, steps: [{ tool: 'bash', result: 'ok', error: 'no' }] }])).toEqual([
+      'turns[0].steps[0].error: a tool call answers a result or fails with an error, not both',
+    ]);
+    expect(problems([{ session: SES, steps: [{ fail: 'boom' }, { text: 'hi' }] }])).toEqual([
+      'turns[0].steps[1]: nothing can follow fail: a failed step ends the turn (script a retry to try again)',
+    ]);
+    expect(problems([{ session: SES, steps: [{ text: 'hi' }, { retry: 'busy' }] }])).toEqual([
+      'turns[0].steps[1]: a retry needs the steps of the retried attempt after it',
+    ]);
+    expect(problems([{ session: SES, steps: [{ text: 'hi', every: 'soon' }] }])).toEqual([
+      expect.stringMatching(/^turns\[0\]\.steps\[0\]\.every: must be a duration/),
+    ]);
     expect(problems([{ session: SES, steps: [{ retry: { mesage: 'x' } }, { text: 'hi' }] }])).toEqual([
       'turns[0].steps[0].retry: missing field "message"',
       'turns[0].steps[0].retry.mesage: unknown field "mesage". Did you mean "message"?',
@@ -480,20 +595,38 @@ describe('the turns format', () => {
       parseScenario(text, '<test>', spec);
       expect.unreachable('the scenario loaded');
     } catch (error) {
-      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['9:16 turns[0].steps[1].chunk must be >= 1']);
+      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual([
+        '9:16 turns[0].steps[1].chunk must be >= 1',
+      ]);
     }
     const valid = text.replace('        chunk: 0\n', '');
     try {
       parseScenario(valid, '<test>', spec);
       expect.unreachable('the scenario loaded');
     } catch (error) {
-      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual(['7:9 takes does not apply to a text step']);
+      expect((error as ScenarioError).problems.map((p) => `${p.line}:${p.col} ${p.message}`)).toEqual([
+        '7:9 takes does not apply to a text step',
+      ]);
     }
   });
 
   it('resolves durations to milliseconds, per session in the order written', () => {
     const definition = loadScenarioObject(
-      { name: 'ok', sessions: [{ id: SES }, { id: OTHER }], turns: [{ session: SES, steps: [{ retry: 'busy', after: '1.5s' }, { tool: 'read', takes: '250ms' }] }, { session: OTHER, steps: [{ text: 'x' }] }, { session: SES, steps: [{ fail: 'no' }] }] },
+      {
+        name: 'ok',
+        sessions: [{ id: SES }, { id: OTHER }],
+        turns: [
+          {
+            session: SES,
+            steps: [
+              { retry: 'busy', after: '1.5s' },
+              { tool: 'read', takes: '250ms' },
+            ],
+          },
+          { session: OTHER, steps: [{ text: 'x' }] },
+          { session: SES, steps: [{ fail: 'no' }] },
+        ],
+      },
       spec,
     );
     expect(definition.sessions[0]?.turns.map((t) => t.steps)).toEqual([

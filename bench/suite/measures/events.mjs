@@ -4,7 +4,23 @@
 // it is for any client; the parsing is kept to byte searches for that reason.
 // Usage: node bench/suite/measures/events.mjs [--quick]
 import http from 'node:http';
-import { contextNote, freePort, guarded, mib, NO_TARGET, percentile, procCpuMs, procStatus, request, round, row, runIfMain, SESSION_ID, SHELL_PATH, sleep } from './lib.mjs';
+import {
+  contextNote,
+  freePort,
+  guarded,
+  mib,
+  NO_TARGET,
+  percentile,
+  procCpuMs,
+  procStatus,
+  request,
+  round,
+  row,
+  runIfMain,
+  SESSION_ID,
+  SHELL_PATH,
+  sleep,
+} from './lib.mjs';
 
 const P99_TARGET_MS = 50;
 const RSS_TARGET_MIB = 300;
@@ -18,7 +34,11 @@ const RSS = 'RSS with subscribers open';
 const FRAME_END = Buffer.from('\n\n');
 const CONNECTED = Buffer.from('"type":"server.connected"');
 const SWITCHED = Buffer.from('"type":"session.next.agent.switched"');
-const AGENTS = ['plan', 'build'].map((agent) => ({ agent, body: JSON.stringify({ agent }), marker: Buffer.from(`"agent":"${agent}"`) }));
+const AGENTS = ['plan', 'build'].map((agent) => ({
+  agent,
+  body: JSON.stringify({ agent }),
+  marker: Buffer.from(`"agent":"${agent}"`),
+}));
 
 export async function measure({ quick = false } = {}) {
   const subscribers = quick ? 100 : 1000;
@@ -109,7 +129,10 @@ export async function measure({ quick = false } = {}) {
       const subscribe = (index) =>
         new Promise((resolve, reject) => {
           const sub = { index, lastSeen: -1, pending: undefined, ready: undefined, req: undefined, closing: false };
-          const timer = setTimeout(() => reject(new Error(`subscriber ${index}: no server.connected within 10 s`)), 10_000);
+          const timer = setTimeout(
+            () => reject(new Error(`subscriber ${index}: no server.connected within 10 s`)),
+            10_000,
+          );
           sub.ready = () => {
             clearTimeout(timer);
             resolve(sub);
@@ -121,7 +144,9 @@ export async function measure({ quick = false } = {}) {
               res.on('data', (text) => (body += text));
               res.on('end', () => {
                 clearTimeout(timer);
-                reject(new Error(`subscriber ${index}: GET /api/event answered ${res.statusCode} ${body.slice(0, 160)}`));
+                reject(
+                  new Error(`subscriber ${index}: GET /api/event answered ${res.statusCode} ${body.slice(0, 160)}`),
+                );
               });
               return;
             }
@@ -188,7 +213,12 @@ export async function measure({ quick = false } = {}) {
         seq++;
         const sentAt = performance.now();
         current.sentAt = sentAt;
-        const answer = request(port, `/api/session/${SESSION_ID}/agent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: which.body, agent: postAgent }).then((a) => {
+        const answer = request(port, `/api/session/${SESSION_ID}/agent`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: which.body,
+          agent: postAgent,
+        }).then((a) => {
           answerMs.push(performance.now() - sentAt);
           return a;
         });
@@ -196,8 +226,12 @@ export async function measure({ quick = false } = {}) {
         clearTimeout(timer);
         const got = current.received;
         current = undefined;
-        if (status < 200 || status >= 300) failures.push(`POST …/agent ${which.agent} answered ${status} ${body.slice(0, 160)}`);
-        if (outcome === 'timeout') failures.push(`event ${index < 0 ? 'warm-up' : index + 1}: ${got} of ${alive} subscribers had the frame after ${EVENT_TIMEOUT_MS / 1000} s`);
+        if (status < 200 || status >= 300)
+          failures.push(`POST …/agent ${which.agent} answered ${status} ${body.slice(0, 160)}`);
+        if (outcome === 'timeout')
+          failures.push(
+            `event ${index < 0 ? 'warm-up' : index + 1}: ${got} of ${alive} subscribers had the frame after ${EVENT_TIMEOUT_MS / 1000} s`,
+          );
       };
 
       for (let i = 0; i < WARM_EVENTS && failures.length === 0; i++) {
@@ -222,7 +256,9 @@ export async function measure({ quick = false } = {}) {
       sim.assertAlive();
       const after = procStatus(sim.pid);
 
-      const all = Array.from(latency.subarray(0, sent * subscribers)).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+      const all = Array.from(latency.subarray(0, sent * subscribers))
+        .filter((x) => !Number.isNaN(x))
+        .sort((a, b) => a - b);
       const lastPerEvent = [];
       const firstPerEvent = [];
       for (let i = 0; i < sent; i++) {
@@ -240,7 +276,8 @@ export async function measure({ quick = false } = {}) {
       firstPerEvent.sort((a, b) => a - b);
       answerMs.sort((a, b) => a - b);
       const expectedFrames = sent * subscribers;
-      if (all.length !== expectedFrames) failures.push(`${expectedFrames - all.length} of ${expectedFrames} frames missing`);
+      if (all.length !== expectedFrames)
+        failures.push(`${expectedFrames - all.length} of ${expectedFrames} frames missing`);
       if (sent < events) failures.push(`stopped after ${sent} of ${events} events`);
       if (dropped) failures.push(`${dropped} subscribers closed by the simulator`);
       if (duplicates) failures.push(`${duplicates} frames delivered twice`);

@@ -48,7 +48,8 @@ export function runtimeNote() {
   let newest = 0;
   try {
     for (const file of readdirSync(new URL('src/', pathToFileURL(ROOT)), { recursive: true })) {
-      if (String(file).endsWith('.ts')) newest = Math.max(newest, statSync(new URL(`src/${file}`, pathToFileURL(ROOT))).mtimeMs);
+      if (String(file).endsWith('.ts'))
+        newest = Math.max(newest, statSync(new URL(`src/${file}`, pathToFileURL(ROOT))).mtimeMs);
     }
   } catch {
     return 'dist/';
@@ -88,8 +89,20 @@ export function reportFlags(scope) {
   const dir = mkdtempSync(join(tmpdir(), 'sim-measure-report-'));
   scope.onClose(() => rmSync(dir, { recursive: true, force: true }));
   // A report lists the environment; the child gets only what running needs, so no secret of ours lands on disk.
-  const env = Object.fromEntries(['PATH', 'HOME', 'LANG', 'TMPDIR'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
-  return { dir, env, nodeArgs: ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${dir}`, '--report-compact', '--report-exclude-network'] };
+  const env = Object.fromEntries(
+    ['PATH', 'HOME', 'LANG', 'TMPDIR'].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
+  );
+  return {
+    dir,
+    env,
+    nodeArgs: [
+      '--report-on-signal',
+      '--report-signal=SIGUSR2',
+      `--report-directory=${dir}`,
+      '--report-compact',
+      '--report-exclude-network',
+    ],
+  };
 }
 
 /** V8's heap in use (garbage not yet collected included) and committed, in KiB, from a report the child writes. */
@@ -162,7 +175,10 @@ export function percentile(sorted, p) {
 }
 
 export function median(values) {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 /**
@@ -225,7 +241,11 @@ export class Scope {
   /** Spawns the CLI (`node [nodeArgs] bin/session-agent-sim.js ...args`); stderr's tail is kept for the reason of a failure. */
   spawnSim(args, { nodeArgs = [], env = process.env } = {}) {
     this.check();
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     live.add(child);
     let stderr = '';
     child.stderr.setEncoding('utf8');
@@ -261,7 +281,8 @@ export class Scope {
       },
       /** Throws with the child's own words when it has died. */
       assertAlive: () => {
-        if (exitCode !== undefined) throw new Error(`the simulator exited (${exitCode}): ${sim.stderrTail() || 'no stderr'}`);
+        if (exitCode !== undefined)
+          throw new Error(`the simulator exited (${exitCode}): ${sim.stderrTail() || 'no stderr'}`);
       },
     };
     this.children.set(child, sim.stop);
@@ -281,11 +302,15 @@ export class Scope {
       const answer = await probe(port, path, { timeoutMs: Math.max(1, deadline - performance.now()) });
       const at = performance.now();
       if (answer && answer.status >= 200 && answer.status < 300) {
-        if (expect && !answer.body.includes(expect)) throw new Error(`GET ${path} answered ${answer.status} without "${expect}": ${answer.body.slice(0, 200)}`);
+        if (expect && !answer.body.includes(expect))
+          throw new Error(`GET ${path} answered ${answer.status} without "${expect}": ${answer.body.slice(0, 200)}`);
         return { ms: at - since, refused };
       }
       if (answer) refused.push(answer.status);
-      if (at > deadline) throw new Error(`no 2xx to GET ${path} within ${timeoutMs / 1000} s${refused.length ? ` (answers: ${[...new Set(refused)].join(', ')})` : ''}`);
+      if (at > deadline)
+        throw new Error(
+          `no 2xx to GET ${path} within ${timeoutMs / 1000} s${refused.length ? ` (answers: ${[...new Set(refused)].join(', ')})` : ''}`,
+        );
       await sleep(intervalMs);
     }
   }
@@ -326,7 +351,13 @@ export async function guarded({ timeoutMs, expected }, body) {
   const watchdog = new Promise((resolve) => {
     timer = setTimeout(() => resolve({ error: new Error(`watchdog: gave up after ${timeoutMs / 1000} s`) }), timeoutMs);
   });
-  const outcome = await Promise.race([body(scope).then(() => ({}), (error) => ({ error })), watchdog]);
+  const outcome = await Promise.race([
+    body(scope).then(
+      () => ({}),
+      (error) => ({ error }),
+    ),
+    watchdog,
+  ]);
   clearTimeout(timer);
   const rows = [...scope.rows];
   scope.aborted = outcome.error ?? new Error('measure finished');
@@ -342,7 +373,9 @@ export async function guarded({ timeoutMs, expected }, body) {
     const reason = outcome.error ? String(outcome.error.message ?? outcome.error) : 'not reported by the measure';
     rows.push(row(want.name, NaN, want.unit, want.target, false, `failed: ${reason}`));
   }
-  return expected.map((want) => rows.find((r) => r.name === want.name)).concat(rows.filter((r) => !expected.some((want) => want.name === r.name)));
+  return expected
+    .map((want) => rows.find((r) => r.name === want.name))
+    .concat(rows.filter((r) => !expected.some((want) => want.name === r.name)));
 }
 
 /** `node bench/suite/measures/X.mjs [--quick]` runs that measure alone and prints its rows. */

@@ -3,7 +3,23 @@
 // Usage: node bench/suite/measures/partitions.mjs [--quick]
 import http from 'node:http';
 import autocannon from 'autocannon';
-import { contextNote, freePort, guarded, heapReport, median, mib, procStatus, reportFlags, request, round, row, runIfMain, SHELL_ID, SHELL_PATH, sleep } from './lib.mjs';
+import {
+  contextNote,
+  freePort,
+  guarded,
+  heapReport,
+  median,
+  mib,
+  procStatus,
+  reportFlags,
+  request,
+  round,
+  row,
+  runIfMain,
+  SHELL_ID,
+  SHELL_PATH,
+  sleep,
+} from './lib.mjs';
 
 const PARTITIONS = 256;
 const GROWTH_TARGET_MIB = 100;
@@ -23,7 +39,10 @@ function cannon(url, connections, duration) {
 /** req/s of one autocannon round, or the reason it does not count. */
 function rate(result, label) {
   const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts in ${result.requests.total} requests`);
+  if (bad > 0)
+    throw new Error(
+      `${label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts in ${result.requests.total} requests`,
+    );
   return result.requests.total / (result.duration || 1);
 }
 
@@ -40,7 +59,10 @@ export async function measure({ quick = false } = {}) {
       const context = contextNote();
       const port = await freePort();
       const report = reportFlags(scope);
-      const sim = scope.spawnSim(['mock', '--port', String(port), '--max-partitions', String(PARTITIONS + 44)], { nodeArgs: report.nodeArgs, env: report.env });
+      const sim = scope.spawnSim(['mock', '--port', String(port), '--max-partitions', String(PARTITIONS + 44)], {
+        nodeArgs: report.nodeArgs,
+        env: report.env,
+      });
       await scope.firstAnswer(sim, port, SHELL_PATH, { since: performance.now(), expect: SHELL_ID });
       const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
       scope.onClose(() => agent.destroy());
@@ -49,8 +71,10 @@ export async function measure({ quick = false } = {}) {
       const get = async (path) => {
         scope.check();
         const answer = await request(port, path, { agent });
-        if (answer.status < 200 || answer.status >= 300) failures.push(`GET ${path} → ${answer.status} ${answer.body.slice(0, 120)}`);
-        else if (!answer.body.includes(SHELL_ID)) failures.push(`GET ${path} → ${answer.status} without the shell's id`);
+        if (answer.status < 200 || answer.status >= 300)
+          failures.push(`GET ${path} → ${answer.status} ${answer.body.slice(0, 120)}`);
+        else if (!answer.body.includes(SHELL_ID))
+          failures.push(`GET ${path} → ${answer.status} without the shell's id`);
         return answer;
       };
 
@@ -66,16 +90,22 @@ export async function measure({ quick = false } = {}) {
       for (let i = 0; i < PARTITIONS; i++) await get(`/__partition/${name(i)}${SHELL_PATH}`);
       const createMs = performance.now() - createStarted;
 
-      const listed = JSON.parse((await request(port, '/__sim/partitions', { agent })).body).partitions.map((p) => p.name);
+      const listed = JSON.parse((await request(port, '/__sim/partitions', { agent })).body).partitions.map(
+        (p) => p.name,
+      );
       const missing = Array.from({ length: PARTITIONS }, (_, i) => name(i)).filter((n) => !listed.includes(n));
-      if (missing.length) failures.push(`${missing.length} partitions not listed by /__sim/partitions (first: ${missing.slice(0, 3).join(', ')})`);
+      if (missing.length)
+        failures.push(
+          `${missing.length} partitions not listed by /__sim/partitions (first: ${missing.slice(0, 3).join(', ')})`,
+        );
       await sleep(1000);
       sim.assertAlive();
       const after = procStatus(sim.pid);
       const heapAfter = await heapReport(sim, report.dir);
-      const heapNote = heapBefore && heapAfter
-        ? `; V8 heap used ${round(mib(heapBefore.usedKiB), 1)} → ${round(mib(heapAfter.usedKiB), 1)} MiB (+${round((heapAfter.usedKiB - heapBefore.usedKiB) / PARTITIONS)} KiB per partition, uncollected garbage included), committed ${round(mib(heapBefore.totalKiB), 1)} → ${round(mib(heapAfter.totalKiB), 1)} MiB`
-        : '; no heap report';
+      const heapNote =
+        heapBefore && heapAfter
+          ? `; V8 heap used ${round(mib(heapBefore.usedKiB), 1)} → ${round(mib(heapAfter.usedKiB), 1)} MiB (+${round((heapAfter.usedKiB - heapBefore.usedKiB) / PARTITIONS)} KiB per partition, uncollected garbage included), committed ${round(mib(heapBefore.totalKiB), 1)} → ${round(mib(heapAfter.totalKiB), 1)} MiB`
+          : '; no heap report';
       const growth = mib(after.rssKiB - before.rssKiB);
       scope.report(
         row(
@@ -85,7 +115,9 @@ export async function measure({ quick = false } = {}) {
           `< ${GROWTH_TARGET_MIB} MiB`,
           failures.length === 0 && growth < GROWTH_TARGET_MIB,
           `VmRSS ${round(mib(before.rssKiB), 1)} → ${round(mib(after.rssKiB), 1)} MiB (${round((after.rssKiB - before.rssKiB) / PARTITIONS)} KiB per partition), VmHWM ${round(mib(before.hwmKiB), 1)} → ${round(mib(after.hwmKiB), 1)} MiB, each read after a 1 s settle (no forced GC)${heapNote}; ${listed.length} partitions listed; created by one GET ${SHELL_PATH} each under /__partition/NAME, ${round(createMs)} ms in all (${round(createMs / PARTITIONS, 2)} ms each); ${context}` +
-            (failures.length ? `; FAILED: ${failures.slice(0, 3).join('; ')}${failures.length > 3 ? ` (+${failures.length - 3} more)` : ''}` : ''),
+            (failures.length
+              ? `; FAILED: ${failures.slice(0, 3).join('; ')}${failures.length > 3 ? ` (+${failures.length - 3} more)` : ''}`
+              : ''),
         ),
       );
 

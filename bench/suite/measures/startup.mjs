@@ -2,7 +2,18 @@
 // come back 2xx. The three configurations take turns run by run, so a slow spell of the machine (the other
 // half of the suite, a rebuild) spreads over all of them instead of landing on one.
 // Usage: node bench/suite/measures/startup.mjs [--quick]
-import { freePort, guarded, median, NO_TARGET, round, row, runIfMain, contextNote, SHELL_ID, SHELL_PATH } from './lib.mjs';
+import {
+  freePort,
+  guarded,
+  median,
+  NO_TARGET,
+  round,
+  row,
+  runIfMain,
+  contextNote,
+  SHELL_ID,
+  SHELL_PATH,
+} from './lib.mjs';
 
 const TARGET_MS = 400;
 const VARIANTS = [
@@ -16,7 +27,12 @@ async function once(scope, args) {
   const since = performance.now();
   const sim = scope.spawnSim(['mock', '--port', String(port), ...args]);
   try {
-    return await scope.firstAnswer(sim, port, SHELL_PATH, { since, intervalMs: 5, timeoutMs: 15_000, expect: SHELL_ID });
+    return await scope.firstAnswer(sim, port, SHELL_PATH, {
+      since,
+      intervalMs: 5,
+      timeoutMs: 15_000,
+      expect: SHELL_ID,
+    });
   } finally {
     await sim.stop();
   }
@@ -25,7 +41,10 @@ async function once(scope, args) {
 export async function measure({ quick = false } = {}) {
   const runs = quick ? 3 : 9;
   return guarded(
-    { timeoutMs: (quick ? 60 : 120) * 1000, expected: VARIANTS.map((v) => ({ name: v.name, unit: 'ms', target: v.target })) },
+    {
+      timeoutMs: (quick ? 60 : 120) * 1000,
+      expected: VARIANTS.map((v) => ({ name: v.name, unit: 'ms', target: v.target })),
+    },
     async (scope) => {
       const context = contextNote();
       const times = VARIANTS.map(() => []);
@@ -38,7 +57,8 @@ export async function measure({ quick = false } = {}) {
           try {
             const { ms, refused } = await once(scope, variant.args);
             times[i].push(ms);
-            if (refused.length) problems[i].push(`run ${run + 1}: non-2xx answers before the first 2xx: ${refused.join(', ')}`);
+            if (refused.length)
+              problems[i].push(`run ${run + 1}: non-2xx answers before the first 2xx: ${refused.join(', ')}`);
           } catch (error) {
             problems[i].push(`run ${run + 1}: ${error.message}`);
           }

@@ -18,7 +18,9 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
 export function encodeCursor(cursor: MessageCursor): string {
-  return Buffer.from(JSON.stringify({ id: cursor.id, order: cursor.order, direction: cursor.direction })).toString('base64url');
+  return Buffer.from(JSON.stringify({ id: cursor.id, order: cursor.order, direction: cursor.direction })).toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(value: string): MessageCursor | undefined {

@@ -10,7 +10,6 @@ import { createAjv } from './ajv.js';
 import { DEFAULT_SPEC_PATH } from '../config.js';
 import { cachedJson } from '../load-cache.js';
 
-
 const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
@@ -80,7 +79,13 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   // verbose: errors carry their schema, so a schema's own `x-error-message` can speak for it. validateSchema
   // off: checking the document against the meta-schema compiled that meta-schema at every start (a fifth of
   // start-up); the spec is linted (`npm run lint:spec`), and a schema ajv cannot compile still fails here.
-  const ajv = createAjv({ strict: false, allErrors: true, validateFormats: true, verbose: true, validateSchema: false });
+  const ajv = createAjv({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    verbose: true,
+    validateSchema: false,
+  });
   ajv.addSchema(document, SPEC_ID);
 
   const operations: OperationDefinition[] = [];
@@ -94,13 +99,19 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   const checkComponent = (name: string, value: unknown): Diagnostic[] => {
     // For a discriminated union, check the variant the value names: its errors are the ones that help.
-    const discriminator = schemas[name]?.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
-    const tag = discriminator && typeof value === 'object' && value !== null ? (value as Json)[discriminator.propertyName] : undefined;
+    const discriminator = schemas[name]?.discriminator as
+      { propertyName: string; mapping?: Record<string, string> } | undefined;
+    const tag =
+      discriminator && typeof value === 'object' && value !== null
+        ? (value as Json)[discriminator.propertyName]
+        : undefined;
     const variant = typeof tag === 'string' ? discriminator?.mapping?.[tag]?.split('/').pop() : undefined;
     if (variant && variant !== name) return checkComponent(variant, value);
     if (discriminator?.mapping && typeof tag === 'string') {
       // An unknown variant: one sentence beats every branch's complaints.
-      const known = Object.keys(discriminator.mapping).map((k) => JSON.stringify(k)).join(', ');
+      const known = Object.keys(discriminator.mapping)
+        .map((k) => JSON.stringify(k))
+        .join(', ');
       return [{ path: discriminator.propertyName, message: `must be one of ${known}` }];
     }
     let check = componentChecks.get(name);
@@ -120,11 +131,21 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   };
 }
 
-function indexOperation(ajv: Ajv2020, doc: Json, path: string, method: string, raw: Json, item: Json): OperationDefinition {
+function indexOperation(
+  ajv: Ajv2020,
+  doc: Json,
+  path: string,
+  method: string,
+  raw: Json,
+  item: Json,
+): OperationDefinition {
   const pointer = `#/paths/${escapePointer(path)}/${method}`;
   const rawParams = [...((item.parameters as Json[]) ?? []), ...((raw.parameters as Json[]) ?? [])];
   const params = rawParams.map((p, i) => {
-    const own = i < ((item.parameters as Json[]) ?? []).length ? `#/paths/${escapePointer(path)}/parameters/${i}` : `${pointer}/parameters/${i - ((item.parameters as Json[]) ?? []).length}`;
+    const own =
+      i < ((item.parameters as Json[]) ?? []).length
+        ? `#/paths/${escapePointer(path)}/parameters/${i}`
+        : `${pointer}/parameters/${i - ((item.parameters as Json[]) ?? []).length}`;
     const { value, at } = follow(doc, p, own);
     return {
       name: value.name as string,
@@ -252,7 +273,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Diagno
   for (const e of errors ?? []) {
     // oneOf/anyOf failures repeat each branch's complaints; the summary line alone helps nobody.
     if (e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'if') continue;
-    const base = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const base = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     let path = base.join('.');
     let message: string;
     switch (e.keyword) {
@@ -280,7 +304,8 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Diagno
         message = e.message ?? 'is invalid';
     }
     const custom = (e.parentSchema as Json | undefined)?.['x-error-message'];
-    if (typeof custom === 'string' && e.keyword !== 'required' && e.keyword !== 'additionalProperties') message = custom;
+    if (typeof custom === 'string' && e.keyword !== 'required' && e.keyword !== 'additionalProperties')
+      message = custom;
     const key = `${path} ${message}`;
     if (!seen.has(key)) {
       seen.add(key);

@@ -46,7 +46,10 @@ function scanOperations(spec: SpecIndex, method: string, pathname: string): Rout
   return { kind: 'not-found', closest: closestOperations(spec, method, segments) };
 }
 
-function matchTemplate(template: string[], actual: string[]): { params: Record<string, string>; literals: number } | undefined {
+function matchTemplate(
+  template: string[],
+  actual: string[],
+): { params: Record<string, string>; literals: number } | undefined {
   if (template.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
   let literals = 0;

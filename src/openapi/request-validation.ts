@@ -7,7 +7,6 @@ import type { OperationDefinition } from './openapi.js';
 import { checkMessageQuery } from './message-cursor.js';
 import type { Violation } from './violation.js';
 
-
 export interface RequestParts {
   pathParams: Record<string, string>;
   searchParams: URLSearchParams;
@@ -31,7 +30,11 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
 
   for (const d of operation.checkParams(parts.pathParams)) {
     const field = d.path.split('.')[0] || undefined;
-    violations.push({ in: 'path', field, message: `Path parameter "${field}" ${d.message}, got ${JSON.stringify(parts.pathParams[field ?? ''])}` });
+    violations.push({
+      in: 'path',
+      field,
+      message: `Path parameter "${field}" ${d.message}, got ${JSON.stringify(parts.pathParams[field ?? ''])}`,
+    });
   }
 
   const { query, violations: queryShape } = readQuery(operation, parts.searchParams);
@@ -42,7 +45,8 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
       violations.push({ in: 'query', field, message: `Query parameter "${field}" ${d.message}` });
     }
   }
-  if (violations.every((v) => v.in !== 'query')) violations.push(...(EXTRA_QUERY_RULES[operation.operationId]?.(query) ?? []));
+  if (violations.every((v) => v.in !== 'query'))
+    violations.push(...(EXTRA_QUERY_RULES[operation.operationId]?.(query) ?? []));
 
   const { body, violations: bodyViolations } = readBody(operation, parts);
   // A body of 150,000 wrong items has as many violations: the first few say what is wrong, and spreading them
@@ -60,7 +64,10 @@ function wireName(path: string): string {
   return head + rest.map((r) => `[${r}]`).join('');
 }
 
-function readQuery(operation: OperationDefinition, params: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] } {
+function readQuery(
+  operation: OperationDefinition,
+  params: URLSearchParams,
+): { query: Record<string, unknown>; violations: Violation[] } {
   const query: Record<string, unknown> = {};
   const violations: Violation[] = [];
   for (const param of operation.queryParams) {
@@ -71,10 +78,15 @@ function readQuery(operation: OperationDefinition, params: URLSearchParams): { q
       let found = false;
       for (const [key, value] of params) {
         if (key === param.name) {
-          violations.push({ in: 'query', field: key, message: `Query parameter "${key}" must be sent as an object, e.g. ${key}[directory]=/path` });
+          violations.push({
+            in: 'query',
+            field: key,
+            message: `Query parameter "${key}" must be sent as an object, e.g. ${key}[directory]=/path`,
+          });
         } else if (key.startsWith(prefix) && key.endsWith(']')) {
           const prop = key.slice(prefix.length, -1);
-          if (Object.hasOwn(object, prop)) violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
+          if (Object.hasOwn(object, prop))
+            violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
           object[prop] = value;
           found = true;
         }
@@ -82,7 +94,12 @@ function readQuery(operation: OperationDefinition, params: URLSearchParams): { q
       if (found) query[param.name] = object;
     } else {
       const values = params.getAll(param.name);
-      if (values.length > 1) violations.push({ in: 'query', field: param.name, message: `Query parameter "${param.name}" is given more than once` });
+      if (values.length > 1)
+        violations.push({
+          in: 'query',
+          field: param.name,
+          message: `Query parameter "${param.name}" is given more than once`,
+        });
       if (values.length > 0) query[param.name] = values[0];
     }
   }
@@ -95,21 +112,34 @@ function readBody(operation: OperationDefinition, parts: RequestParts): { body: 
   if (!spec) return { body: undefined, violations: [] };
   if (empty) {
     return spec.required
-      ? { body: undefined, violations: [{ in: 'body', message: 'Request body is required: send a JSON object with Content-Type: application/json' }] }
+      ? {
+          body: undefined,
+          violations: [
+            { in: 'body', message: 'Request body is required: send a JSON object with Content-Type: application/json' },
+          ],
+        }
       : { body: undefined, violations: [] };
   }
   const mediaType = parts.contentType?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
     return {
       body: undefined,
-      violations: [{ in: 'body', message: `Unsupported content type ${JSON.stringify(parts.contentType ?? '(none)')}: send the body as JSON with Content-Type: application/json` }],
+      violations: [
+        {
+          in: 'body',
+          message: `Unsupported content type ${JSON.stringify(parts.contentType ?? '(none)')}: send the body as JSON with Content-Type: application/json`,
+        },
+      ],
     };
   }
   let body: unknown;
   try {
     body = JSON.parse(parts.rawBody.toString('utf8'));
   } catch (error) {
-    return { body: undefined, violations: [{ in: 'body', message: `Malformed JSON body: ${(error as Error).message}` }] };
+    return {
+      body: undefined,
+      violations: [{ in: 'body', message: `Malformed JSON body: ${(error as Error).message}` }],
+    };
   }
   const violations = spec.check(body).map((d): Violation => ({
     in: 'body',

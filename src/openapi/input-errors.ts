@@ -28,7 +28,11 @@ const NOT_FOUND_BY_PARAM: Record<string, (value: string) => TaggedError> = {
   id: (value) => new ShellNotFoundError(value),
 };
 
-export function toDeclaredError(operation: OperationDefinition, violations: Violation[], pathParams: Record<string, string>): TaggedError {
+export function toDeclaredError(
+  operation: OperationDefinition,
+  violations: Violation[],
+  pathParams: Record<string, string>,
+): TaggedError {
   const first = violations[0];
   if (!first) throw new Error('toDeclaredError needs at least one violation');
   const message = violations.map((v) => v.message).join('; ');
@@ -60,7 +64,11 @@ export function toDeclaredError(operation: OperationDefinition, violations: Viol
  * Blaming the body instead (FormInvalidAnswerError) would send the client to fix an answer that was fine.
  * The constructors word their message around the child's id, so it is replaced to name the id actually wrong.
  */
-function notFoundOfAddressed(operation: OperationDefinition, violation: Violation, pathParams: Record<string, string>): TaggedError | undefined {
+function notFoundOfAddressed(
+  operation: OperationDefinition,
+  violation: Violation,
+  pathParams: Record<string, string>,
+): TaggedError | undefined {
   for (const param of [...operation.pathParams].reverse()) {
     if (param.name === violation.field) continue;
     const notFound = NOT_FOUND_BY_PARAM[param.name]?.(pathParams[param.name] ?? '');

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/**
+ * Fails on an import cycle in src/: between files, and between folders (each top-level folder of src/ is one
+ * node, each file at the top its own). Type-only imports are left out, since they vanish when compiled and
+ * cannot make a module load before another. `--graph` prints the folder-level graph.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+
+const root = resolve(import.meta.dirname, '..', 'src');
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Whether an import or export declaration brings in values at run time. */
+function loadsAtRunTime(node) {
+  if (ts.isImportDeclaration(node)) {
+    const clause = node.importClause;
+    if (!clause) return true; // a side-effect import
+    if (clause.isTypeOnly) return false;
+    if (clause.name) return true;
+    const bindings = clause.namedBindings;
+    if (!bindings || ts.isNamespaceImport(bindings)) return true;
+    return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+  }
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return false;
+    const clause = node.exportClause;
+    return !clause || !ts.isNamedExports(clause) || clause.elements.some((e) => !e.isTypeOnly);
+  }
+  return false;
+}
+
+function importsOf(file) {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const found = [];
+  const visit = (node) => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && loadsAtRunTime(node)
+        ? node.moduleSpecifier
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
+          ? node.arguments[0]
+          : undefined;
+    if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
+      found.push(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')));
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Strongly connected components of more than one node (Tarjan), each a cycle. */
+function cycles(graph) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const connect = (v) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) connect(v);
+  return found;
+}
+
+const files = new Map(sourceFiles(root).map((f) => [f, importsOf(f)]));
+const nodeOf = (file) => relative(root, file).split(sep)[0];
+const folders = new Map();
+for (const [file, targets] of files) {
+  const from = nodeOf(file);
+  if (!folders.has(from)) folders.set(from, new Set());
+  for (const target of targets) if (nodeOf(target) !== from) folders.get(from).add(nodeOf(target));
+}
+
+if (process.argv.includes('--graph')) {
+  for (const [from, to] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`${from} → ${[...to].sort().join(', ') || '(nothing)'}`);
+  }
+}
+
+const fileCycles = cycles(files);
+const folderCycles = cycles(folders);
+for (const cycle of fileCycles)
+  console.error(`Import cycle between files: ${cycle.map((f) => relative(root, f)).join(', ')}`);
+for (const cycle of folderCycles) {
+  const ties = cycle.flatMap((a) => [...folders.get(a)].filter((b) => cycle.includes(b)).map((b) => `${a} → ${b}`));
+  console.error(`Import cycle between folders of src/: ${ties.join('; ')}`);
+}
+if (fileCycles.length || folderCycles.length) {
+  console.error('Break it: move what both sides need into a module below them, or import only its types.');
+  process.exit(1);
+}
+console.log(`No import cycles among ${files.size} files in ${folders.size} folders of src/ (type-only imports aside).`);
