@@ -10,15 +10,16 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { createFallback } from './answerers/fallback.js';
+import { createFallback } from './layers/fallback.js';
 import { keepBounded } from './bounded-map.js';
-import { createModePassThrough } from './answerers/modes.js';
-import { passThroughResponder, type PassThrough } from './answerers/pass-through.js';
-import { readPreferences } from './answerers/preferences.js';
-import { fallbackResponder, type AcceptedRequest, type Responder } from './answerers/responder.js';
-import { eventStreamResponder } from './answerers/event-stream-responder.js';
-import { ruleResponder } from './answerers/rule-responder.js';
-import { scenarioResponder } from './answerers/scenario-responder.js';
+import { createModePassThrough } from './layers/modes.js';
+import { passThroughLayer, type PassThrough } from './layers/pass-through.js';
+import { readPreferences } from './layers/preferences.js';
+import { fallbackLayer } from './layers/fallback-layer.js';
+import type { AcceptedRequest, Layer, LayerName } from './exchange/layer.js';
+import { eventStreamLayer } from './layers/event-stream.js';
+import { ruleLayer } from './layers/rules.js';
+import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
@@ -31,19 +32,8 @@ import {
 } from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, refuse } from './http/auth.js';
-import {
-  MAX_BODY_DEPTH,
-  answerBody,
-  corsHeaders,
-  headerText,
-  jsonText,
-  preflightHeaders,
-  readExchange,
-  writeAnswer,
-  type Answer,
-  type Exchange,
-  type IncomingExchange,
-} from './http/io.js';
+import { corsHeaders, preflightHeaders, readExchange, writeAnswer, type IncomingExchange } from './http/io.js';
+import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from './exchange/exchange.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
@@ -63,7 +53,7 @@ export interface PipelineDeps {
   passThrough?: PassThrough;
   spec: SpecIndex;
   partitions: Partitions;
-  responders: Responder[];
+  layers: Layer[];
   /** Where scenarios come from (mock mode only). */
   library?: ScenarioLibrary;
   /** Answers being streamed now (event streams, forwarded or not): a shutdown ends them rather than cutting them. */
@@ -125,20 +115,20 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     maxSubscribers: config.maxSubscribers,
     project,
   });
-  const responders: Responder[] = [];
+  const layers: Layer[] = [];
   if (passThrough) {
-    responders.push(passThroughResponder(passThrough));
+    layers.push(passThroughLayer(passThrough));
   } else {
     // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    responders.push(ruleResponder(), eventStreamResponder, scenarioResponder(RESOURCES), fallbackResponder(fallback));
+    layers.push(ruleLayer(), eventStreamLayer, worldLayer(RESOURCES), fallbackLayer(fallback));
   }
   const sim: PipelineDeps = {
     config,
     passThrough,
     spec,
     partitions,
-    responders,
+    layers,
     library,
     openStreams: new Set(),
     secrets,
@@ -185,7 +175,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let partition: Partition | undefined;
     let operation: OperationDefinition | undefined;
     let answer: Answer;
-    let layer: string;
+    let layer: LayerName;
     let violations: string[] = [];
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
@@ -232,7 +222,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           );
           violations = problems;
           // 5. Choose who answers.
-          ({ answer, layer } = await chooseAnswer(deps.responders, request));
+          ({ answer, layer } = await chooseAnswer(deps.layers, request));
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
           if (answer.kind !== 'stream' && answer.kind !== 'drop')
             violations = [...violations, ...checked(operation, answer)];
@@ -281,7 +271,7 @@ function exchangeEntry(
   exchange: Exchange,
   operation: OperationDefinition | undefined,
   answer: Answer,
-  layer: string,
+  layer: LayerName,
   violations: string[],
 ): Unnumbered<ExchangeEntry> {
   const entry: Unnumbered<ExchangeEntry> = {
@@ -384,26 +374,23 @@ function accept(
   };
 }
 
-async function chooseAnswer(
-  responders: Responder[],
-  request: AcceptedRequest,
-): Promise<{ answer: Answer; layer: string }> {
+async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<{ answer: Answer; layer: LayerName }> {
   // A Prefer control asks for the spec-driven answer explicitly: stateful layers step aside for it.
   const explicit = Object.keys(request.preferences).length > 0;
-  for (const responder of responders) {
-    if (explicit && !responder.honorsPreferences) continue;
+  for (const layer of layers) {
+    if (explicit && !layer.honorsPreferences) continue;
     try {
-      const pending = responder.respond(request);
+      const pending = layer.respond(request);
       const answer = pending instanceof Promise ? await pending : pending;
-      if (answer) return { answer, layer: answer.layer ?? responder.name };
+      if (answer) return { answer, layer: answer.layer ?? layer.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
       if (error instanceof TaggedError && !error.fromSimulator)
-        return { answer: error.toAnswer(), layer: responder.name };
+        return { answer: error.toAnswer(), layer: layer.name };
       throw error;
     }
   }
-  throw new Error(`No responder answered ${request.operation.operationId}`);
+  throw new Error(`No layer answered ${request.operation.operationId}`);
 }
 
 /** The only writer of error bodies. Unexpected failures are logged with their stack, never sent with it. */
@@ -412,7 +399,7 @@ function errorAnswer(
   operation: OperationDefinition | undefined,
   exchange: Exchange,
   deps: PipelineDeps,
-): { answer: Answer; layer: string } {
+): { answer: Answer; layer: LayerName } {
   let tagged: TaggedError;
   if (error instanceof TaggedError) {
     tagged = error;

@@ -5,7 +5,7 @@
  * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
  */
 import { SimExchangeNotFoundError } from '../errors.js';
-import { MAX_BODY_DEPTH, answerBody, type Answer, type Exchange } from '../http/io.js';
+import { MAX_BODY_DEPTH, answerBody, type Answer, type Exchange } from '../exchange/exchange.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
 
 export const DEFAULT_EXCHANGE_CAPACITY = 200;

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimRouteNotFoundError } from '../errors.js';
-import { jsonAnswer, type Answer, type Exchange } from '../http/io.js';
+import { jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import { liveAnswer } from './live.js';
 import type { Partition } from './partitions.js';
 import type { StreamQuota } from '../stream/stream-quota.js';

@@ -11,7 +11,7 @@
  */
 import type { ControlEntry, LogEntry } from '../state/log.js';
 import { createSseChannel, SSE_HEADERS } from '../http/sse.js';
-import type { Answer } from '../http/io.js';
+import type { Answer } from '../exchange/exchange.js';
 import type { Partition } from './partitions.js';
 import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
 

@@ -12,7 +12,7 @@ import {
   SimScenarioError,
 } from '../errors.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
-import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../http/io.js';
+import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';

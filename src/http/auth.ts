@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../errors.js';
 import type { SpecIndex, OperationDefinition } from '../openapi/openapi.js';
 import { findOperation } from '../openapi/router.js';
-import type { Answer, Exchange } from './io.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
 
 /** The real server's user name when only a password is set (OPENCODE_SERVER_USERNAME overrides it there). */
 export const DEFAULT_AUTH_USER = 'opencode';

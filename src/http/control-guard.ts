@@ -9,7 +9,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SimAdminTokenError, SimForeignOriginError } from '../errors.js';
 import { isLoopback } from '../config.js';
-import { headerText, type Exchange } from './io.js';
+import { headerText, type Exchange } from '../exchange/exchange.js';
 
 export const ADMIN_HEADER = 'x-sim-admin-token';
 export const ADMIN_QUERY = 'admin_token';

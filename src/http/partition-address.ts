@@ -6,7 +6,8 @@
  */
 import type { Partition, Partitions } from '../control/partitions.js';
 import { safeDecode } from '../openapi/router.js';
-import type { Exchange, IncomingExchange } from './io.js';
+import type { IncomingExchange } from './io.js';
+import type { Exchange } from '../exchange/exchange.js';
 
 export const PARTITION_HEADER = 'x-sim-partition';
 export const PARTITION_PREFIX = '/__partition/';

@@ -19,7 +19,7 @@ import { PassThrough } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { SimRecordingWriteError } from '../errors.js';
 import { wallClock } from '../state/clock.js';
-import type { Answer, Exchange } from '../http/io.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
 import {
   headerDocument,
   interactionDocument,

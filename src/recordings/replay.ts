@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { remember } from '../bounded-map.js';
 import { SimRecordingNotFoundError } from '../errors.js';
-import type { Answer, Exchange } from '../http/io.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
 import { readRecording, type Interaction } from './format.js';
 import { requestBody } from './recorder.js';
 import { queryOf, redactBody, redactQuery, type RedactionRules } from './redact.js';

@@ -5,7 +5,7 @@
  * echo or its event stream. There it has no name to go by, only its value. Everything the simulator shows
  * or writes for people (control answers, the live stream, recordings) passes through `scrub`.
  */
-import { headerText, type Exchange } from '../http/io.js';
+import { headerText, type Exchange } from '../exchange/exchange.js';
 import { escapeRegExp, redactBody, REDACTED, type RedactionRules } from './redact.js';
 
 /** Shorter values are too likely to be ordinary words: masking them would garble what is shown. */

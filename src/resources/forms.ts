@@ -3,7 +3,7 @@
  * reply settles the form, a second one is refused; forms appear and are cancelled at scripted times.
  */
 import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from '../errors.js';
-import { jsonAnswer } from '../http/io.js';
+import { jsonAnswer } from '../exchange/exchange.js';
 import { resolveLocation } from '../openapi/location.js';
 import { draft } from '../state/events.js';
 import type { FormState, World } from '../state/world.js';

@@ -7,9 +7,9 @@ import { posix } from 'node:path';
 import { InvalidRequestError, ProjectCopyError } from '../errors.js';
 import { resolveLocation, type LocationInfo, type ProjectContext } from '../openapi/location.js';
 import { createRandom } from '../state/random.js';
-import type { AcceptedRequest } from '../answerers/responder.js';
+import type { AcceptedRequest } from '../exchange/layer.js';
 import type { World } from '../state/world.js';
-import { jsonAnswer } from '../http/io.js';
+import { jsonAnswer } from '../exchange/exchange.js';
 import { draft } from '../state/events.js';
 import { answered, locationAnswer, type ResourceModule } from './resource.js';
 

@@ -3,8 +3,8 @@
  * operationId, appliers that change the world for each event type (the only writers of world state), and
  * timelines that say when a resource next changes by itself and what happens then.
  */
-import type { AcceptedRequest } from '../answerers/responder.js';
-import { jsonAnswer, type Answer } from '../http/io.js';
+import type { AcceptedRequest } from '../exchange/layer.js';
+import { jsonAnswer, type Answer } from '../exchange/exchange.js';
 import { resolveLocation, type ProjectContext } from '../openapi/location.js';
 import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';

@@ -11,7 +11,7 @@ import {
   SessionBusyError,
   SessionNotFoundError,
 } from '../errors.js';
-import { jsonAnswer } from '../http/io.js';
+import { jsonAnswer } from '../exchange/exchange.js';
 import type { MessageRecord } from '../scenarios/definition.js';
 import { draft } from '../state/events.js';
 import { inBusyWindow, type SessionState, type World } from '../state/world.js';

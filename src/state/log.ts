@@ -5,6 +5,7 @@
  * and keeps what it needs. The log itself keeps only a bounded tail, so memory stays flat however long a
  * partition lives.
  */
+import type { LayerName } from '../exchange/layer.js';
 import type { DomainEvent } from './events.js';
 
 export interface ExchangeEntry {
@@ -17,7 +18,7 @@ export interface ExchangeEntry {
   path: string;
   operationId?: string;
   /** Who answered: rule, scenario, fallback, validation, simulator, upstream, replay, record. */
-  layer: string;
+  layer: LayerName;
   status: number;
   /** `_tag` (or ProjectCopyError's `name`) of an error answer. */
   tag?: string;

@@ -5,7 +5,7 @@
  * and a reconnecting client sees them continue. A reset, a scenario switch or a hot reload ends the world the
  * client knew: subscribers are told with `global.disposed` and should fetch again.
  */
-import type { Answer } from '../http/io.js';
+import type { Answer } from '../exchange/exchange.js';
 import { createSseChannel, sseFrame, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { Engine } from '../state/engine.js';

@@ -22,9 +22,9 @@ async function pipelineWithBrokenResponder() {
       initial: undefined,
       project: { directory: '/home/dev/acme-web', id: 'global' },
     }),
-    responders: [
+    layers: [
       {
-        name: 'broken',
+        name: 'fallback',
         respond: () => Promise.reject(new Error('kaboom in a responder')),
       },
     ],

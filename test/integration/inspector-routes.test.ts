@@ -8,7 +8,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
 import { createExchangeDetails } from '../../src/control/exchange-details.js';
-import type { Exchange } from '../../src/http/io.js';
+import type { Exchange } from '../../src/exchange/exchange.js';
 import { DEFAULT_REDACTION } from '../../src/recordings/redact.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createPartitions } from '../../src/control/partitions.js';
 import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
-import type { AcceptedRequest } from '../../src/answerers/responder.js';
+import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
-import { ruleResponder } from '../../src/answerers/rule-responder.js';
+import { ruleLayer } from '../../src/layers/rules.js';
 import { RESOURCES } from '../../src/resources/index.js';
 
-describe('ruleResponder', () => {
+describe('ruleLayer', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
     const spec = await loadSpec();
     const scenario = parseScenario(
@@ -24,7 +24,7 @@ describe('ruleResponder', () => {
       project: projectContext('/home/dev/acme-web'),
     }).default;
     const waits: number[] = [];
-    const responder = ruleResponder(async (ms) => {
+    const responder = ruleLayer(async (ms) => {
       waits.push(ms);
     });
     const operation = spec.byId.get('v2.plugin.list');

@@ -5,7 +5,7 @@
  */
 import type { V2Event } from '@opencode-ai/sdk/v2/types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../src/answerers/responder.js';
+import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { SessionBusyError } from '../../src/errors.js';
 import { RESOURCES } from '../../src/resources/index.js';
 import { pageMessages } from '../../src/resources/message-page.js';

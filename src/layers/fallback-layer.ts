@@ -1,37 +1,13 @@
 /**
- * Who may answer an accepted request. The pipeline asks each responder in turn; a responder that has
- * nothing to say returns undefined and the next one is asked. Later layers (scenarios, recordings, the
- * upstream) plug in here ahead of the schema-driven fallback, which always answers.
+ * The mock's source: the schema-driven fallback (Prism), which always answers, its canned bodies echoing
+ * what the request names.
  */
 import { remember } from '../bounded-map.js';
 import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
 import { BASIC_CHALLENGE } from '../errors.js';
 import type { Fallback } from './fallback.js';
-import type { Answer, Exchange } from '../http/io.js';
-import type { OperationDefinition } from '../openapi/openapi.js';
-import type { Partition } from '../control/partitions.js';
-import type { Preferences } from './preferences.js';
-
-export interface AcceptedRequest {
-  exchange: Exchange;
-  operation: OperationDefinition;
-  pathParams: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
-  preferences: Preferences;
-  /** The partition the request was addressed to: its world, clock, rules and replay cursors. */
-  partition: Partition;
-}
-
-export interface Responder {
-  /** Names the layer in the journal and the `x-sim-layer` header. */
-  readonly name: string;
-  /** Serves `Prefer: code/example/dynamic`; layers without it are skipped for requests that carry one. */
-  readonly honorsPreferences?: boolean;
-  /** An answer at once where the layer has one at hand (most do): awaiting only what must wait costs less. */
-  respond(request: AcceptedRequest): Answer | undefined | Promise<Answer | undefined>;
-}
+import type { Layer } from '../exchange/layer.js';
 
 /**
  * Echoed answers by the canned answer they come from (the fallback hands out one object per example or
@@ -50,7 +26,7 @@ function echoed(result: MockResult, context: EchoContext): { body: unknown; text
   });
 }
 
-export function fallbackResponder(fallback: Fallback): Responder {
+export function fallbackLayer(fallback: Fallback): Layer {
   return {
     name: 'fallback',
     honorsPreferences: true,

@@ -5,9 +5,9 @@
  * request fall through to the next layer.
  */
 import type { ResourceCatalog } from '../resources/index.js';
-import type { Responder } from './responder.js';
+import type { Layer } from '../exchange/layer.js';
 
-export function scenarioResponder(resources: ResourceCatalog): Responder {
+export function worldLayer(resources: ResourceCatalog): Layer {
   return {
     name: 'scenario',
     respond(request) {

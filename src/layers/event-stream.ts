@@ -4,11 +4,11 @@
  * leaves the answer to the spec-driven fallback; asking for 200 (or a generated body) still subscribes, since
  * the stream is the only 200 this operation has.
  */
-import type { Responder } from './responder.js';
+import type { Layer } from '../exchange/layer.js';
 
 export const EVENT_STREAM_OPERATION = 'v2.event.subscribe';
 
-export const eventStreamResponder: Responder = {
+export const eventStreamLayer: Layer = {
   name: 'scenario',
   honorsPreferences: true,
   respond(request) {

@@ -7,7 +7,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { SimUpstreamError } from '../errors.js';
-import { flatHeaders, type Answer, type Exchange } from '../http/io.js';
+import { flatHeaders, type Answer, type Exchange } from '../exchange/exchange.js';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus `host` (it names the upstream, not us). */
 const HOP_BY_HOP = new Set([

@@ -4,10 +4,10 @@
  * forward and record what is missing). One function per request decides, and says which layer answered.
  */
 import { wallClock } from '../state/clock.js';
-import type { Answer, Exchange } from '../http/io.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { Recorder } from '../recordings/recorder.js';
 import type { Replayer, Route } from '../recordings/replay.js';
-import type { Responder } from './responder.js';
+import type { Layer, LayerName } from '../exchange/layer.js';
 import { forward, releaseUpstream, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */
@@ -15,7 +15,7 @@ export type PassThrough = ((
   exchange: Exchange,
   route: Route,
   cursors: Map<string, number>,
-) => Promise<Answer & { layer: string }>) & {
+) => Promise<Answer & { layer: LayerName }>) & {
   /** Lets go of the recording file and of the connections kept open to the upstream, once nothing more is sent. */
   close(): void;
 };
@@ -30,7 +30,7 @@ export function createPassThrough(options: {
     exchange: Exchange,
     route: Route,
     cursors: Map<string, number>,
-  ): Promise<Answer & { layer: string }> => {
+  ): Promise<Answer & { layer: LayerName }> => {
     const replayed = replayer?.answer(exchange, route, cursors);
     if (replayed) return { ...replayed, layer: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
@@ -49,7 +49,7 @@ export function createPassThrough(options: {
   });
 }
 
-export function passThroughResponder(through: PassThrough): Responder {
+export function passThroughLayer(through: PassThrough): Layer {
   return {
     name: 'upstream',
     honorsPreferences: true,

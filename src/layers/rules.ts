@@ -6,19 +6,19 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Partition } from '../control/partitions.js';
-import { DROP, jsonAnswer, type Answer } from '../http/io.js';
+import { DROP, jsonAnswer, type Answer } from '../exchange/exchange.js';
 import type { RuleDefinition } from '../scenarios/definition.js';
 import { withLocation } from '../scenarios/read-rule.js';
 import { resolveLocation } from '../openapi/location.js';
 import { stateOf } from '../state/world.js';
 import type { StatefulKind } from '../state/resource-states.js';
-import type { AcceptedRequest, Responder } from './responder.js';
+import type { AcceptedRequest, Layer } from '../exchange/layer.js';
 
 /** Wall-clock wait for a rule's `delay`; replaceable so tests need not sleep. */
 export type Wait = (ms: number) => Promise<void>;
 const realWait: Wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function ruleResponder(wait: Wait = realWait): Responder {
+export function ruleLayer(wait: Wait = realWait): Layer {
   return {
     name: 'rule',
     respond(request) {

@@ -1,0 +1,100 @@
+/**
+ * The values one exchange is made of, from the request as read to the answer as decided: neutral ground that
+ * the HTTP layer, the layers that answer and the resource kinds all import, so none of them imports another
+ * for its types.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { LayerName } from './layer.js';
+
+export type BodyRefusal = 'too-large' | 'too-deep';
+
+/** Deeper than any body of the interface nests, and shallow enough for every recursive walk over it. */
+export const MAX_BODY_DEPTH = 256;
+
+export interface Exchange {
+  id: string;
+  now: number;
+  method: string;
+  pathname: string;
+  /** The query as sent (`?a=1`, or empty), for forwarding byte for byte. */
+  search: string;
+  searchParams: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  rawBody: Buffer;
+  /**
+   * Why the body was not kept (`rawBody` holds nothing then): longer than the limit, or nested deeper than any
+   * request of the interface is (a parser, a validator or a copy would run out of stack on it).
+   */
+  bodyRefused?: BodyRefusal;
+}
+
+interface AnswerBase {
+  status: number;
+  headers?: Record<string, string>;
+  /** Which layer produced it, when a layer speaks for several (replay, record, upstream). */
+  layer?: LayerName;
+  /** The rule that decided it, where the rule is written (sent as `x-sim-rule`, journaled, counted). */
+  rule?: string;
+  /**
+   * The same body object is served again, unchanged (a recorded answer): its check against the spec can be
+   * remembered instead of made for every request.
+   */
+  served?: true;
+}
+
+/**
+ * What the simulator says back, one variant per way of saying it; `writeAnswer` is the only place that turns
+ * one into bytes on the socket.
+ */
+export type Answer =
+  /** A JSON value, serialised when sent; `text` is that serialisation once made (see `jsonText`). */
+  | (AnswerBase & { kind: 'json'; body: unknown; text?: string })
+  /** No body (204, or a status whose body is empty). */
+  | (AnswerBase & { kind: 'empty' })
+  /** Exact bytes to send (a forwarded or replayed answer); `body` is their parsed form, for checking. */
+  | (AnswerBase & { kind: 'raw'; raw: Buffer; body?: unknown })
+  /** A stream to pipe through as it comes (server-sent events). */
+  | (AnswerBase & { kind: 'stream'; stream: NodeJS.ReadableStream })
+  /** No answer at all: the connection is destroyed, as a crashed server would leave it (a scripted fault). */
+  | { kind: 'drop'; status: 0; layer?: LayerName; rule?: string; headers?: undefined };
+
+export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): Answer {
+  return { kind: 'json', status, body, headers };
+}
+
+export function emptyAnswer(status: number, headers?: Record<string, string>): Answer {
+  return { kind: 'empty', status, headers };
+}
+
+export const DROP: Answer = { kind: 'drop', status: 0 };
+
+/** The answer's body as a value, for checking it against the spec (streams and drops have none to check). */
+export function answerBody(answer: Answer): unknown {
+  return answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
+}
+
+/**
+ * The JSON text of a JSON answer, made once: the socket and the inspector's copy share it (serialising is a
+ * good part of what an answer costs), and the copy keeps the answer as sent even if its object changes later.
+ */
+export function jsonText(answer: Extract<Answer, { kind: 'json' }>): string {
+  answer.text ??= JSON.stringify(answer.body);
+  return answer.text;
+}
+
+/** One header as one string (a repeated header joined), or nothing when absent. */
+export function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Node's header object as one string per name (repeated headers joined), leaving out `drop`. */
+export function flatHeaders(
+  headers: IncomingMessage['headers'],
+  drop: ReadonlySet<string> = new Set(),
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !drop.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
