@@ -37,7 +37,7 @@ import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exc
 import { selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
-import { RESOURCES } from './resources/index.js';
+import { KINDS } from './kinds/registry.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
 import { checkAnswer } from './openapi/answer-check.js';
 import { toDeclaredError } from './openapi/input-errors.js';
@@ -107,7 +107,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
   const partitions = createPartitions({
     spec,
-    resources: RESOURCES,
+    kinds: KINDS,
     seed: config.seed,
     realTime: config.realTime,
     initial,
@@ -121,7 +121,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   } else {
     // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
     const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    layers.push(ruleLayer(), eventStreamLayer, worldLayer(RESOURCES), fallbackLayer(fallback));
+    layers.push(ruleLayer(), eventStreamLayer, worldLayer(KINDS), fallbackLayer(fallback));
   }
   const sim: PipelineDeps = {
     config,
@@ -385,8 +385,7 @@ async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<
       if (answer) return { answer, layer: answer.layer ?? layer.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error.fromSimulator)
-        return { answer: error.toAnswer(), layer: layer.name };
+      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: layer.name };
       throw error;
     }
   }

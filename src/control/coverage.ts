@@ -5,6 +5,7 @@
  * attempt expired, session busy…) and every rule (fired or never). Unlike the journal it survives resets:
  * a suite resets between tests and wants one report at the end.
  */
+import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import { WORLD_RESTARTS, type EventLog, type LogEntry } from '../state/log.js';
@@ -60,12 +61,13 @@ export function createCoverage(
   log: EventLog,
   spec: SpecIndex,
   scenario: () => ScenarioDefinition | undefined,
+  kinds: KindCatalog,
 ): Coverage {
   const counts = emptyCounts();
   const learn = () => {
     const definition = scenario();
     if (!definition) return;
-    for (const t of possibleTransitions(definition)) counts.possibleTransitions.add(transitionKey(definition.name, t));
+    for (const t of kinds.possible(definition)) counts.possibleTransitions.add(transitionKey(definition.name, t));
     for (const rule of definition.rules) if (!counts.rules.has(rule.where)) counts.rules.set(rule.where, 0);
   };
   learn();
@@ -97,38 +99,6 @@ function bump<K>(map: Map<K, number>, key: K): void {
 
 function transitionKey(scenario: string, t: Pick<Transition, 'kind' | 'id' | 'from' | 'to'>): string {
   return `${scenario}: ${t.kind} ${t.id} ${t.from} → ${t.to}`;
-}
-
-/** What the scenario's lifecycles can make happen, resource by resource. */
-export function possibleTransitions(definition: ScenarioDefinition): Transition[] {
-  const out: Transition[] = [];
-  const add = (kind: Transition['kind'], id: string, from: Transition['from'], to: Transition['to']) =>
-    out.push({ kind, id, from, to });
-  const start = definition.start;
-  for (const s of definition.sessions) {
-    if (s.appears > start) add('session', s.id, 'scheduled', 'idle');
-    // Any session plays an agent turn on a synthetic message with resume (scripted or generated): idle → busy → idle.
-    add('session', s.id, 'idle', 'busy');
-    add('session', s.id, 'busy', 'idle');
-  }
-  for (const f of definition.forms) {
-    if (f.appears > start) add('form', f.record.id, 'scheduled', 'pending');
-    add('form', f.record.id, 'pending', 'answered');
-    if (f.cancelled !== undefined) add('form', f.record.id, 'pending', 'cancelled');
-  }
-  for (const sh of definition.shells) {
-    if (sh.completes && sh.completes.at <= start) continue;
-    if (sh.started > start) add('shell', sh.id, 'scheduled', 'running');
-    if (sh.completes) add('shell', sh.id, 'running', 'exited');
-    // A timeout update can give any running command a deadline.
-    add('shell', sh.id, 'running', 'timeout');
-  }
-  for (const a of definition.attempts) {
-    if (a.settles) add('attempt', a.id, 'pending', a.settles.as);
-    const settlesOnTime = a.settles?.at !== undefined && a.settles.at < a.expires;
-    if (!settlesOnTime) add('attempt', a.id, 'pending', 'expired');
-  }
-  return out;
 }
 
 /** Adds the counts of several partitions into one. */

@@ -6,7 +6,7 @@
  * on first use; their number is capped because each holds a world.
  */
 import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
-import type { ResourceCatalog } from '../resources/index.js';
+import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { SpecIndex } from '../openapi/openapi.js';
@@ -66,7 +66,7 @@ export interface Partitions {
 
 export interface PartitionsOptions {
   spec: SpecIndex;
-  resources: ResourceCatalog;
+  kinds: KindCatalog;
   seed: string;
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
@@ -91,7 +91,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
 
   const create = (name: string, definition: ScenarioDefinition | undefined): Partition => {
     const engine = createEngine({
-      resources: options.resources,
+      kinds: options.kinds,
       definition,
       realTime: options.realTime,
       seed: options.seed,
@@ -109,13 +109,18 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
-    const events = createEventStream(engine, { project, seed: options.seed, quota: streams.subscribers });
+    const events = createEventStream(engine, {
+      project,
+      seed: options.seed,
+      kinds: options.kinds,
+      quota: streams.subscribers,
+    });
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,
       events,
       journal: createJournal(engine.log),
-      coverage: createCoverage(engine.log, options.spec, () => engine.scenario),
+      coverage: createCoverage(engine.log, options.spec, () => engine.scenario, options.kinds),
       rules,
       exchanges,
       replayCursors,

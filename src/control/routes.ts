@@ -18,7 +18,6 @@ import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { hintOf, safeDecode } from '../openapi/router.js';
-import { snapshotWorld } from '../state/world.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
 import type { Partition, Partitions } from './partitions.js';
@@ -131,7 +130,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
       GET: ({ partition }) =>
         jsonAnswer(200, {
           ...scenarioBody(partition),
-          ...(partition.world ? snapshotWorld(partition.world) : {}),
+          ...partition.snapshot(),
           rules: listRules(partition),
           timers: partition.clock.timers(),
         }),

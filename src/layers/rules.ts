@@ -10,8 +10,6 @@ import { DROP, jsonAnswer, type Answer } from '../exchange/exchange.js';
 import type { RuleDefinition } from '../scenarios/definition.js';
 import { withLocation } from '../scenarios/read-rule.js';
 import { resolveLocation } from '../openapi/location.js';
-import { stateOf } from '../state/world.js';
-import type { StatefulKind } from '../state/resource-states.js';
 import type { AcceptedRequest, Layer } from '../exchange/layer.js';
 
 /** Wall-clock wait for a rule's `delay`; replaceable so tests need not sleep. */
@@ -71,9 +69,8 @@ function matches(rule: RuleDefinition, request: AcceptedRequest, now: number): b
 }
 
 function stateHolds(rule: RuleDefinition, partition: Partition): boolean {
-  const world = partition.world;
   return Object.entries(rule.state ?? {}).every(
-    ([kind, condition]) => world !== undefined && stateOf(world, kind as StatefulKind, condition.id) === condition.is,
+    ([kind, condition]) => partition.stateOf(kind, condition.id) === condition.is,
   );
 }
 

@@ -4,16 +4,16 @@
  * world changes, the log records why) before the answer goes out. A handler with nothing to say lets the
  * request fall through to the next layer.
  */
-import type { ResourceCatalog } from '../resources/index.js';
+import type { KindCatalog } from '../kinds/catalog.js';
 import type { Layer } from '../exchange/layer.js';
 
-export function worldLayer(resources: ResourceCatalog): Layer {
+export function worldLayer(kinds: KindCatalog): Layer {
   return {
     name: 'scenario',
     respond(request) {
       const { partition, exchange, operation } = request;
       const world = partition.world;
-      const handler = resources.handlers[operation.operationId];
+      const handler = kinds.handlers[operation.operationId];
       if (!world || !handler) return undefined;
       const decision = handler(request, { world, now: partition.clock.now(), project: partition.project() });
       if (!decision) return undefined;

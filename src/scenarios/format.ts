@@ -3,15 +3,53 @@
  * problems a person can act on. One compiled schema serves whole scenarios and single rules (`$defs/rule`,
  * the shape of rules added at run time), so the two cannot drift apart.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Kind } from '../kinds/kind.js';
+import { KINDS } from '../kinds/registry.js';
 import { createAjv } from '../openapi/ajv.js';
 import { didYouMean } from '../text/closest.js';
+import * as base from './format-base.js';
 
 export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
 
 export type Path = Array<string | number>;
+
+/**
+ * The scenario format as JSON Schema: its own part (src/scenarios/format-base.ts) with each kind's sections
+ * in the registry's order, and a `when.state` condition for each stateful kind naming exactly its states.
+ * scenarios/scenario.schema.json is this, written for editors by `npm run schema` (a test holds it equal).
+ */
+export function scenarioSchema(kinds: readonly Kind[]): { $id: string } & Record<string, unknown> {
+  const rule = structuredClone(base.defs.rule);
+  const conditions: Record<string, object> = {};
+  for (const kind of kinds) {
+    if (!kind.states || !kind.condition) continue;
+    conditions[kind.name] = {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'is'],
+      description: kind.condition.description,
+      properties: { id: { type: 'string', pattern: kind.condition.pattern }, is: { enum: [...kind.states] } },
+    };
+  }
+  (rule.properties.when.properties.state as { properties?: object }).properties = conditions;
+  return {
+    ...base.head,
+    properties: {
+      ...base.properties,
+      ...Object.assign({}, ...kinds.map((k) => k.format?.properties ?? {})),
+      rules: base.rules,
+    },
+    $defs: {
+      duration: base.defs.duration,
+      instant: base.defs.instant,
+      window: base.defs.window,
+      ...Object.assign({}, ...kinds.map((k) => k.format?.defs ?? {})),
+      rule,
+    },
+  };
+}
 
 /** One format problem: where (in the checked value), what, and whether it concerns a key rather than a value. */
 export interface FormatProblem {
@@ -29,7 +67,7 @@ let ajv: { instance: Ajv2020; id: string } | undefined;
 
 function compiled(): { instance: Ajv2020; id: string } {
   if (ajv) return ajv;
-  const schema = JSON.parse(readFileSync(SCENARIO_SCHEMA_PATH, 'utf8')) as { $id: string };
+  const schema = scenarioSchema(KINDS.list);
   // verbose: an error carries its schema, whose properties are the fields an unknown one may have meant.
   const instance = createAjv({ allErrors: true, strict: false, verbose: true });
   instance.addSchema(schema);

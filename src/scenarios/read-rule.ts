@@ -7,7 +7,7 @@ import { checkAnswer } from '../openapi/answer-check.js';
 import { parseDuration } from '../duration.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { DEFAULT_START } from '../state/clock.js';
-import { STATEFUL_KINDS, type StatefulKind } from '../state/resource-states.js';
+import { KINDS } from '../kinds/registry.js';
 import { didYouMean, undeclared } from '../text/closest.js';
 import { ScenarioError, type RuleDefinition, type ScenarioDefinition, type ScenarioProblem } from './definition.js';
 import { checkRuleFormat, formatPath, type Path } from './format.js';
@@ -87,17 +87,10 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
 }
 
 /** The ids of each stateful kind a scenario declares, for rules' `when.state`. */
-export type DeclaredResources = { readonly [K in StatefulKind]: ReadonlySet<string> };
+export type DeclaredResources = ReadonlyMap<string, ReadonlySet<string>>;
 
-export function declaredResources(
-  scenario: Pick<ScenarioDefinition, 'sessions' | 'forms' | 'shells' | 'attempts'>,
-): DeclaredResources {
-  return {
-    session: new Set(scenario.sessions.map((s) => s.id)),
-    form: new Set(scenario.forms.map((f) => f.record.id)),
-    shell: new Set(scenario.shells.map((s) => s.id)),
-    attempt: new Set(scenario.attempts.map((a) => a.id)),
-  };
+export function declaredResources(scenario: ScenarioDefinition): DeclaredResources {
+  return new Map(KINDS.stateful.map((kind) => [kind.name, new Set(kind.ids?.(scenario) ?? [])]));
 }
 
 /** Reports each `when.state` condition on a resource that is not declared (none are, without a scenario). */
@@ -106,13 +99,16 @@ export function checkDeclaredStates(
   declared: DeclaredResources | undefined,
   report: Report,
 ): void {
-  for (const kind of STATEFUL_KINDS) {
-    const condition = rule.state?.[kind];
+  for (const { name: kind } of KINDS.stateful) {
+    const condition = (rule.state as Record<string, { id: string }> | undefined)?.[kind];
     if (!condition) continue;
     if (!declared)
       report(['when', 'state', kind, 'id'], `${kind} ${condition.id} is not declared: no scenario is loaded`);
-    else if (!declared[kind].has(condition.id))
-      report(['when', 'state', kind, 'id'], undeclared(kind, condition.id, `${kind}s`, declared[kind]));
+    else if (!declared.get(kind)?.has(condition.id))
+      report(
+        ['when', 'state', kind, 'id'],
+        undeclared(kind, condition.id, `${kind}s`, declared.get(kind) ?? new Set()),
+      );
   }
 }
 

@@ -4,7 +4,7 @@
  * stamps each with its instant and cause, applies it to the world through the resource appliers, appends it
  * to the log, and reschedules the timers of what may now change next. Nothing else writes world state.
  */
-import type { ResourceCatalog } from '../resources/index.js';
+import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import { createClock, DEFAULT_START, type Clock } from './clock.js';
 import type { DomainEvent, EventCause, EventDraft } from './events.js';
@@ -19,6 +19,10 @@ export interface Engine {
   readonly scenario: ScenarioDefinition | undefined;
   readonly world: World | undefined;
   commit(drafts: readonly EventDraft[], cause: EventCause): DomainEvent[];
+  /** A resource's state now, by kind and id; undefined without a world, or for an id it does not have. */
+  stateOf(kind: string, id: string): string | undefined;
+  /** Every resource and its state now (`GET /__sim/state`); undefined without a world. */
+  snapshot(): Record<string, unknown> | undefined;
   /** Advances the clock, firing what falls due on the way; logged as a control action. */
   advance(ms: number): number;
   /**
@@ -34,7 +38,7 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  resources: ResourceCatalog;
+  kinds: KindCatalog;
   definition?: ScenarioDefinition;
   realTime?: boolean;
   /** Seeds event ids when no scenario gives a seed. */
@@ -43,8 +47,7 @@ export interface EngineOptions {
 }
 
 export function createEngine(options: EngineOptions): Engine {
-  const { resources } = options;
-  const timelines = new Map(resources.timelines.map((t) => [t.kind, t]));
+  const { kinds } = options;
   let scenario = options.definition;
   let world: World | undefined;
   let eventIds: IdFactory;
@@ -55,7 +58,7 @@ export function createEngine(options: EngineOptions): Engine {
     onDue: (key) => {
       if (!world) return;
       const split = key.indexOf(':');
-      const timeline = timelines.get(key.slice(0, split) as never);
+      const timeline = kinds.timelines.get(key.slice(0, split));
       const drafts = timeline?.fire(world, key.slice(split + 1), clock.now()) ?? [];
       // A timer whose resource needs nothing still gets its next instant, so the timeline keeps going.
       if (drafts.length) engine.commit(drafts, { timer: key });
@@ -67,13 +70,13 @@ export function createEngine(options: EngineOptions): Engine {
   const reschedule = () => {
     if (!world) return;
     const now = clock.now();
-    for (const timeline of resources.timelines) {
-      for (const id of timeline.ids(world)) clock.schedule(`${timeline.kind}:${id}`, timeline.next(world, id, now));
+    for (const [kind, timeline] of kinds.timelines) {
+      for (const id of timeline.ids(world)) clock.schedule(`${kind}:${id}`, timeline.next(world, id, now));
     }
   };
 
   const start = () => {
-    world = scenario ? createWorld(scenario) : undefined;
+    world = scenario ? createWorld(scenario, kinds) : undefined;
     eventIds = createIds(createRandom(`${scenario?.seed ?? options.seed}:events`));
     clock.reset(scenario?.start ?? DEFAULT_START);
     reschedule();
@@ -88,6 +91,8 @@ export function createEngine(options: EngineOptions): Engine {
     get world() {
       return world;
     },
+    stateOf: (kind, id) => (world ? kinds.stateOf(world, kind, id) : undefined),
+    snapshot: () => (world ? kinds.snapshot(world) : undefined),
     commit(drafts, cause) {
       if (!world || drafts.length === 0) return [];
       const committed: DomainEvent[] = [];
@@ -101,7 +106,7 @@ export function createEngine(options: EngineOptions): Engine {
           time,
           cause,
         } as DomainEvent;
-        const apply = resources.appliers[event.type] as
+        const apply = kinds.appliers[event.type] as
           ((w: World, e: DomainEvent) => DomainEvent['transition'] | void) | undefined;
         const transition = apply?.(world, event);
         if (transition) event.transition = transition;

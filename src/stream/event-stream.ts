@@ -6,13 +6,13 @@
  * client knew: subscribers are told with `global.disposed` and should fetch again.
  */
 import type { Answer } from '../exchange/exchange.js';
+import type { KindCatalog } from '../kinds/catalog.js';
 import { createSseChannel, sseFrame, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { Engine } from '../state/engine.js';
-import type { DomainEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
-import { createSequenceCounter, publish, sessionInfo, type Envelope } from './publication.js';
+import { createSequenceCounter, followers, publish, type Envelope } from './publication.js';
 import type { StreamQuota } from './stream-quota.js';
 
 /** The real server's keep-alive period. */
@@ -27,6 +27,8 @@ export interface EventStreamOptions {
    */
   project: () => ProjectContext;
   seed: string;
+  /** What the kinds say of their events: which are published, reshaped, followed, numbered. */
+  kinds: KindCatalog;
   heartbeatMs?: number;
   maxQueued?: number;
   /** The cap on subscribers, shared with the other partitions' streams. */
@@ -51,7 +53,7 @@ interface Subscriber {
 export function createEventStream(engine: Engine, options: EventStreamOptions): EventStream {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const subscribers = new Set<Subscriber>();
-  const sequence = createSequenceCounter();
+  const sequence = createSequenceCounter(options.kinds);
   // Frames the stream makes itself (connected, disposed) get ids of their own, so how many clients
   // subscribe never shifts the ids of the world's events.
   let ids = createIds(createRandom(`${options.seed}:stream`));
@@ -85,25 +87,11 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
       const { directory, id: projectID } = options.project();
       const around = { directory, projectID, world: engine.world };
-      const envelope = publish(entry, around, sequence);
+      const envelope = publish(entry, around, sequence, options.kinds);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
-      // A session going idle has finished its work: its record changed (time.updated), as the real server
-      // announces after a turn. Derived here, from the world as the event left it.
-      if (entry.type === 'session.status' && entry.data.status.type === 'idle' && engine.world) {
-        const info = sessionInfo(engine.world, entry.data.sessionID, entry.time, around);
-        if (info) {
-          const updated = publish(
-            {
-              ...entry,
-              type: 'session.updated',
-              data: { sessionID: entry.data.sessionID, info },
-            } as unknown as DomainEvent,
-            around,
-            sequence,
-          );
-          if (updated && subscribers.size)
-            broadcast({ ...updated, id: derivedIds.ascending('evt_', entry.time) }, entry.time);
-        }
+      const derived = () => derivedIds.ascending('evt_', entry.time);
+      for (const follower of followers(entry, around, sequence, options.kinds, derived)) {
+        if (subscribers.size) broadcast(follower, entry.time);
       }
       return;
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createPipeline } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { createPartitions } from '../../src/control/partitions.js';
-import { RESOURCES } from '../../src/resources/index.js';
+import { KINDS } from '../../src/kinds/registry.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import { SES } from '../support/requests.js';
 
@@ -16,7 +16,7 @@ async function pipelineWithBrokenResponder() {
     spec,
     partitions: createPartitions({
       spec,
-      resources: RESOURCES,
+      kinds: KINDS,
       seed: 'test',
       realTime: false,
       initial: undefined,

@@ -11,18 +11,17 @@ import { ProjectCopyError, TaggedError } from '../../src/errors.js';
 import { answerBody, type Answer, type Exchange } from '../../src/exchange/exchange.js';
 import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { locationResources } from '../../src/resources/location-resources.js';
-import { RESOURCES } from '../../src/resources/index.js';
+import { KINDS } from '../../src/kinds/registry.js';
 import { createEngine, type Engine } from '../../src/state/engine.js';
 import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { loadScenarioFile, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { snapshotWorld, type World } from '../../src/state/world.js';
+import type { World } from '../../src/state/world.js';
 import type { ScenarioDefinition } from '../../src/scenarios/definition.js';
 import { PROJECT_ID } from '../support/requests.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/workspace.yaml', import.meta.url));
 const PROJECT = projectContext('/home/dev/acme-web', PROJECT_ID);
-const locationHandlers = locationResources.handlers;
+const locationHandlers = KINDS.handlers;
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -39,7 +38,7 @@ interface Call {
 type Sim = World & { engine: Engine };
 
 function simOf(definition: ScenarioDefinition): Sim {
-  const engine = createEngine({ resources: RESOURCES, definition, seed: 'test' });
+  const engine = createEngine({ kinds: KINDS, definition, seed: 'test' });
   return Object.assign(Object.create(engine.world as World) as World, { engine });
 }
 
@@ -103,15 +102,17 @@ const at = (directory: string, workspaceId?: string) => ({
   location: { directory, ...(workspaceId ? { workspace: workspaceId } : {}) },
 });
 
-it('exports exactly the six location operations', () => {
-  expect(Object.keys(locationHandlers).sort()).toEqual([
-    'v2.fs.list',
-    'v2.model.default',
-    'v2.plugin.list',
-    'v2.projectCopy.create',
-    'v2.pty.create',
-    'v2.reference.list',
-  ]);
+it('has a kind for each of the six location operations', () => {
+  expect(Object.keys(locationHandlers)).toEqual(
+    expect.arrayContaining([
+      'v2.fs.list',
+      'v2.model.default',
+      'v2.plugin.list',
+      'v2.projectCopy.create',
+      'v2.pty.create',
+      'v2.reference.list',
+    ]),
+  );
 });
 
 describe('v2.pty.create', () => {
@@ -132,7 +133,7 @@ describe('v2.pty.create', () => {
       pid: 7401,
     });
     expect(world.ptys.get(pty.id)?.definition.record).toEqual(pty);
-    expect(snapshotWorld(world.engine.world as World).ptys).toEqual([
+    expect(KINDS.snapshot(world.engine.world as World).ptys).toEqual([
       { id: 'pty_203a5ad4f0011C7Y4ftsC84JMU', state: 'running' },
       { id: pty.id, state: 'running' },
     ]);

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES } from '../../src/resources/index.js';
+import { KINDS } from '../../src/kinds/registry.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 import { createClock, DEFAULT_START } from '../../src/state/clock.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 function engineFor(name: string) {
   const definition = loadScenarioFile(scenario(name), spec);
-  return { engine: createEngine({ resources: RESOURCES, definition, seed: 'test' }), start: definition.start };
+  return { engine: createEngine({ kinds: KINDS, definition, seed: 'test' }), start: definition.start };
 }
 
 const events = (engine: ReturnType<typeof engineFor>['engine']) =>
@@ -120,7 +120,7 @@ describe('engine', () => {
   });
 
   it('does nothing without a scenario but keep time', () => {
-    const engine = createEngine({ resources: RESOURCES, seed: 'none' });
+    const engine = createEngine({ kinds: KINDS, seed: 'none' });
     expect(engine.world).toBeUndefined();
     expect(engine.advance(1000)).toBe(DEFAULT_START + 1000);
     expect(engine.commit([{ type: 'integration.updated', data: {} }], { request: 'req_1' })).toEqual([]);

@@ -3,6 +3,7 @@
  * spec's `V2Event` lists, and every listed type names its source.
  */
 import { describe, expect, it } from 'vitest';
+import { KINDS } from '../../src/kinds/registry.js';
 import { createSequenceCounter, isPublished, publish } from '../../src/stream/publication.js';
 import type { DomainEvent, EventCatalog, EventType } from '../../src/state/events.js';
 import { spec } from '../support/spec-validator.js';
@@ -78,7 +79,7 @@ describe('publication', () => {
       'session.next.compaction.admitted': 'session.next.compaction.started',
     };
     for (const type of Object.keys(CATALOG) as EventType[]) {
-      if (!isPublished(type)) continue;
+      if (!isPublished(KINDS, type)) continue;
       expect(mapping, type).toHaveProperty([renamed[type] ?? type]);
     }
   });
@@ -98,33 +99,36 @@ describe('publication', () => {
       publish(
         event('integration.attempt.polled', { attemptID: 'con_1', polls: 1 }),
         { directory: '/p' },
-        createSequenceCounter(),
+        createSequenceCounter(KINDS),
+        KINDS,
       ),
     ).toBeUndefined();
     expect(
       publish(
         event('credential.relabelled', { credentialID: 'cred_1', label: 'x' }),
         { directory: '/p' },
-        createSequenceCounter(),
+        createSequenceCounter(KINDS),
+        KINDS,
       ),
     ).toBeUndefined();
   });
 
   it('numbers session aggregates per session and leaves other events without durable', () => {
-    const sequence = createSequenceCounter();
+    const sequence = createSequenceCounter(KINDS);
     const switched = (sessionID: string) =>
       event('session.next.agent.switched', { timestamp: 0, sessionID, messageID: 'msg_1', agent: 'plan' });
-    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable).toEqual({
+    expect(publish(switched('ses_a'), { directory: '/p' }, sequence, KINDS)?.durable).toEqual({
       aggregateID: 'ses_a',
       seq: 0,
       version: 1,
     });
-    expect(publish(switched('ses_a'), { directory: '/p' }, sequence)?.durable?.seq).toBe(1);
-    expect(publish(switched('ses_b'), { directory: '/p' }, sequence)?.durable?.seq).toBe(0);
+    expect(publish(switched('ses_a'), { directory: '/p' }, sequence, KINDS)?.durable?.seq).toBe(1);
+    expect(publish(switched('ses_b'), { directory: '/p' }, sequence, KINDS)?.durable?.seq).toBe(0);
     const status = publish(
       event('session.status', { sessionID: 'ses_a', status: { type: 'busy' } }),
       { directory: '/p' },
       sequence,
+      KINDS,
     );
     expect(status).toEqual({
       id: 'evt_000000000001AAAAAAAAAAAAAA',

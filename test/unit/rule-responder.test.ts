@@ -5,7 +5,7 @@ import { loadSpec } from '../../src/openapi/openapi.js';
 import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
 import { ruleLayer } from '../../src/layers/rules.js';
-import { RESOURCES } from '../../src/resources/index.js';
+import { KINDS } from '../../src/kinds/registry.js';
 
 describe('ruleLayer', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
@@ -17,7 +17,7 @@ describe('ruleLayer', () => {
     );
     const partition = createPartitions({
       spec,
-      resources: RESOURCES,
+      kinds: KINDS,
       seed: 'demo',
       realTime: false,
       initial: scenario,

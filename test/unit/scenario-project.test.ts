@@ -10,6 +10,7 @@ import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 import { scenarioProblems } from '../support/scenario-problems.js';
 import { createWorld } from '../../src/state/world.js';
+import { KINDS } from '../../src/kinds/registry.js';
 
 const START = Date.parse('2026-11-22T09:00:00Z');
 const INSTANT =
@@ -146,7 +147,7 @@ describe('instants', () => {
       },
       spec,
     );
-    const world = createWorld(scenario);
+    const world = createWorld(scenario, KINDS);
     const at = (iso: string) => Date.parse(iso);
     expect(world.shells.get('sh_running')).toMatchObject({ status: 'running', deadline: at('2026-11-22T09:03:00Z') });
     expect(world.shells.get('sh_timedout')).toMatchObject({ status: 'timeout', completed: at('2026-11-22T08:51:00Z') });

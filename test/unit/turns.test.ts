@@ -7,9 +7,9 @@ import type { V2Event } from '@opencode-ai/sdk/v2/types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { SessionBusyError } from '../../src/errors.js';
-import { RESOURCES } from '../../src/resources/index.js';
-import { pageMessages } from '../../src/resources/message-page.js';
-import { generateTurn } from '../../src/resources/generated-turn.js';
+import { KINDS } from '../../src/kinds/registry.js';
+import { pageMessages } from '../../src/kinds/session/message-page.js';
+import { generateTurn } from '../../src/kinds/session/generated-turn.js';
 import { ScenarioError } from '../../src/scenarios/definition.js';
 import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
@@ -106,7 +106,7 @@ beforeAll(async () => {
 function engineFor(scenario: object = SCENARIO, options: { realTime?: boolean } = {}) {
   const definition = loadScenarioObject(scenario, spec);
   return {
-    engine: createEngine({ resources: RESOURCES, definition, seed: 'test', realTime: options.realTime }),
+    engine: createEngine({ kinds: KINDS, definition, seed: 'test', realTime: options.realTime }),
     start: definition.start,
   };
 }
@@ -117,7 +117,7 @@ function call(engine: Engine, operationId: string, sessionID: string, body: unkn
   const world = engine.world;
   if (!world) throw new Error('no world');
   const request = { pathParams: { sessionID }, query: {}, body } as unknown as AcceptedRequest;
-  const decision = RESOURCES.handlers[operationId]?.(request, {
+  const decision = KINDS.handlers[operationId]?.(request, {
     world,
     now: engine.clock.now(),
     project: projectContext('/home/dev/acme-web'),

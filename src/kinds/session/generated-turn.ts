@@ -3,9 +3,9 @@
  * or search, edit, sometimes a lint failure, the tests, a short answer), every choice drawn from a seeded
  * random so the same scenario, session and turn number always play the same turn.
  */
-import type { TurnStep } from '../scenarios/definition.js';
-import type { Random } from '../state/random.js';
-import type { World } from '../state/world.js';
+import type { Random } from '../../state/random.js';
+import type { World } from '../../state/world.js';
+import type { TurnStep } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,7 +19,7 @@ const FALLBACK_FILES = [
 
 /** Source files of the scenario's tree (what a generated turn reads and edits), else a small React app's. */
 export function projectFiles(world: World): string[] {
-  const files = [...world.scenario.files.values()].flatMap((entries) =>
+  const files = Object.values(world.scenario.files).flatMap((entries) =>
     entries.filter((e) => e.type === 'file' && /^src\/.+\.[jt]sx?$/.test(e.path)).map((e) => e.path),
   );
   return files.length ? files.sort() : FALLBACK_FILES;

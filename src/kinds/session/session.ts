@@ -10,14 +10,19 @@ import {
   QuestionNotFoundError,
   SessionBusyError,
   SessionNotFoundError,
-} from '../errors.js';
-import { jsonAnswer } from '../exchange/exchange.js';
-import type { MessageRecord } from '../scenarios/definition.js';
-import { draft } from '../state/events.js';
-import { inBusyWindow, type SessionState, type World } from '../state/world.js';
+} from '../../errors.js';
+import { jsonAnswer } from '../../exchange/exchange.js';
+import { draft } from '../../state/events.js';
+import type { World } from '../../state/world.js';
+import { answered, changeState, NO_CONTENT } from '../answers.js';
+import type { HandlerContext, Kind } from '../kind.js';
+import { condition, format } from './format.js';
 import { pageMessages, type PageQuery } from './message-page.js';
-import { answered, changeState, NO_CONTENT, type HandlerContext, type ResourceModule } from './resource.js';
+import { sessionPublication } from './publication.js';
+import { readSessions } from './read.js';
+import { busyAt, inBusyWindow, initialChoice } from './state.js';
 import { admitPrompt, fireTurns, nextTurnInstant, turnAppliers } from './turns.js';
+import type { MessageRecord, SessionState, SessionStatus } from './types.js';
 
 type Body = Record<string, unknown>;
 
@@ -30,7 +35,7 @@ function existing(world: World, id: string | undefined): SessionState | undefine
   return found?.status === 'scheduled' ? undefined : found;
 }
 
-function session(world: World, id: string | undefined): SessionState {
+function sessionOrThrow(world: World, id: string | undefined): SessionState {
   const found = existing(world, id);
   if (!found) throw new SessionNotFoundError(id ?? '');
   return found;
@@ -44,18 +49,77 @@ function append(world: World, sessionID: string, message: MessageRecord): void {
   world.sessions.get(sessionID)?.messages.push(message);
 }
 
-export const sessions: ResourceModule = {
+const STATES: readonly SessionStatus[] = ['scheduled', 'busy', 'idle'];
+
+export const session: Kind = {
+  name: 'session',
+  format,
+  condition,
+  states: STATES,
+  transitions: [
+    ['scheduled', 'idle'],
+    ['idle', 'busy'],
+    ['busy', 'idle'],
+  ],
+
+  read: (source, context) => ({ sessions: readSessions(source, context) }),
+
+  ids: (scenario) => scenario.sessions.map((s) => s.id),
+
+  possible: (scenario) =>
+    scenario.sessions.flatMap((s) => [
+      ...(s.appears > scenario.start ? [{ id: s.id, from: 'scheduled', to: 'idle' }] : []),
+      // Any session plays an agent turn on a synthetic message with resume (scripted or generated): idle → busy → idle.
+      { id: s.id, from: 'idle', to: 'busy' },
+      { id: s.id, from: 'busy', to: 'idle' },
+    ]),
+
+  seed: (scenario) => ({
+    sessions: new Map(
+      scenario.sessions.map((definition): [string, SessionState] => {
+        const state: SessionState = {
+          definition,
+          status: 'idle',
+          messages: [...definition.messages],
+          inputs: new Map(),
+          inputSeq: 0,
+          questions: new Set(definition.questions),
+          ...initialChoice(definition, scenario),
+          queue: [],
+          turnsStarted: 0,
+        };
+        // A session created later does not exist until then (the timeline creates it).
+        const { start } = scenario;
+        state.status = definition.appears > start ? 'scheduled' : busyAt(state, start) ? 'busy' : 'idle';
+        return [definition.id, state];
+      }),
+    ),
+  }),
+
+  stateOf: (world, id) => world.sessions.get(id)?.status,
+
+  snapshot: (world) => ({
+    sessions: [...world.sessions.values()].map((s) => ({
+      id: s.definition.id,
+      state: s.status,
+      messages: s.messages.length,
+      pendingQuestions: [...s.questions],
+    })),
+  }),
+
+  publication: sessionPublication,
+
   handlers: {
     'v2.session.messages': (request, { world }) =>
       answered(
         jsonAnswer(
           200,
-          pageMessages(session(world, request.pathParams.sessionID).messages, request.query as PageQuery),
+          pageMessages(sessionOrThrow(world, request.pathParams.sessionID).messages, request.query as PageQuery),
         ),
       ),
 
     'v2.session.switchAgent': (request, context) => {
-      const { definition } = session(context.world, request.pathParams.sessionID);
+      const { definition } = sessionOrThrow(context.world, request.pathParams.sessionID);
       const data = {
         timestamp: context.now,
         sessionID: definition.id,
@@ -66,7 +130,7 @@ export const sessions: ResourceModule = {
     },
 
     'v2.session.switchModel': (request, context) => {
-      const { definition } = session(context.world, request.pathParams.sessionID);
+      const { definition } = sessionOrThrow(context.world, request.pathParams.sessionID);
       const { id, providerID, variant } = (
         request.body as { model: { id: string; providerID: string; variant?: string } }
       ).model;
@@ -81,7 +145,7 @@ export const sessions: ResourceModule = {
     },
 
     'v2.session.synthetic': (request, context) => {
-      const state = session(context.world, request.pathParams.sessionID);
+      const state = sessionOrThrow(context.world, request.pathParams.sessionID);
       const body = request.body as Body;
       const data = {
         timestamp: context.now,
@@ -97,7 +161,7 @@ export const sessions: ResourceModule = {
     },
 
     'v2.session.compact': (request, context) => {
-      const state = session(context.world, request.pathParams.sessionID);
+      const state = sessionOrThrow(context.world, request.pathParams.sessionID);
       const given = (request.body as Body | undefined)?.id as string | undefined;
       if (given !== undefined && (state.inputs.has(given) || state.messages.some((m) => m.id === given))) {
         throw new ConflictError(given, `Session input already exists: ${given}`);
@@ -112,7 +176,7 @@ export const sessions: ResourceModule = {
     },
 
     'v2.session.permission.create': (request, context) => {
-      const { definition } = session(context.world, request.pathParams.sessionID);
+      const { definition } = sessionOrThrow(context.world, request.pathParams.sessionID);
       const body = request.body as Body;
       const id = typeof body.id === 'string' ? body.id : context.world.ids.ascending('per_', context.now);
       const asked = {
@@ -157,7 +221,7 @@ export const sessions: ResourceModule = {
     },
 
     'v2.session.instructions.entry.remove': (request, { world }) => {
-      const { definition } = session(world, request.pathParams.sessionID);
+      const { definition } = sessionOrThrow(world, request.pathParams.sessionID);
       return answered(
         NO_CONTENT,
         draft('session.instructions.entry.removed', { sessionID: definition.id, key: request.pathParams.key ?? '' }),
@@ -213,7 +277,6 @@ export const sessions: ResourceModule = {
   },
 
   timeline: {
-    kind: 'session',
     ids: (world) => world.sessions.keys(),
     next(world, id, now) {
       const state = world.sessions.get(id);

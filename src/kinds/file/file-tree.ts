@@ -2,7 +2,7 @@
  * The virtual file tree behind `GET /api/fs/list`: a flat list of paths becomes, per directory, its direct
  * children as the real server lists them (directories first, each group sorted, directories ending in '/').
  */
-import type { FileTree } from './definition.js';
+import type { FileTree } from './types.js';
 
 type Entry = { path: string; type: 'file' | 'directory' };
 
@@ -26,13 +26,10 @@ export function buildFileTree(paths: readonly string[]): FileTree {
       parent = path;
     });
   }
-  const tree = new Map<string, Entry[]>();
+  const tree: Record<string, Entry[]> = {};
   for (const [dir, entries] of children) {
-    tree.set(
-      dir,
-      [...entries.values()].sort((a, b) =>
-        a.type === b.type ? a.path.localeCompare(b.path) : a.type === 'directory' ? -1 : 1,
-      ),
+    tree[dir] = [...entries.values()].sort((a, b) =>
+      a.type === b.type ? a.path.localeCompare(b.path) : a.type === 'directory' ? -1 : 1,
     );
   }
   return tree;

@@ -14,22 +14,23 @@
  * - Deltas change nothing in the world (the real server does not persist them either): a text or reasoning
  *   part appears empty when it starts and holds its whole text once it ends.
  */
-import type { MessageRecord, TurnStep } from '../scenarios/definition.js';
-import { draft, type EventCatalog, type EventDraft } from '../state/events.js';
-import { createRandom } from '../state/random.js';
+import { draft, type EventCatalog, type EventDraft } from '../../state/events.js';
+import { createRandom } from '../../state/random.js';
+import type { World } from '../../state/world.js';
+import type { Applier, Appliers } from '../kind.js';
 import { generateTurn, projectFiles } from './generated-turn.js';
-import {
-  inBusyWindow,
-  type PlannedPart,
-  type PlannedStep,
-  type PlayingTurn,
-  type QueuedPrompt,
-  type SessionState,
-  type TokenUsage,
-  type TurnPlan,
-  type World,
-} from '../state/world.js';
-import type { Applier, Appliers } from './resource.js';
+import { inBusyWindow } from './state.js';
+import type {
+  MessageRecord,
+  PlannedPart,
+  PlannedStep,
+  PlayingTurn,
+  QueuedPrompt,
+  SessionState,
+  TokenUsage,
+  TurnPlan,
+  TurnStep,
+} from './types.js';
 
 type Json = Record<string, unknown>;
 

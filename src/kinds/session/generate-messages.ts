@@ -2,7 +2,7 @@
  * Believable conversation for sessions that ask for `generate: {count: N}`: users asking, the agent
  * answering, now and then an agent or model switch. Seeded, so the same scenario gives the same messages.
  */
-import type { Random } from '../state/random.js';
+import type { Random } from '../../state/random.js';
 
 const ASKS = [
   'Add an avatar to the profile page',

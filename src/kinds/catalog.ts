@@ -1,0 +1,70 @@
+/**
+ * The kinds gathered into the tables the stages dispatch through: one handler per operationId, one applier
+ * per event type, one timeline per kind, publication per event type, the stateful kinds' states. Built once,
+ * so a request or an event looks its kind up instead of asking every kind.
+ */
+import type { DomainEvent, EventType, Transition } from '../state/events.js';
+import type { World } from '../state/world.js';
+import type { Appliers, Handlers, Json, Kind, Publication, Surroundings, Timeline } from './kind.js';
+
+type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: Json };
+type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string; data: Json }>;
+
+export interface KindCatalog {
+  readonly list: readonly Kind[];
+  readonly handlers: Handlers;
+  readonly appliers: Appliers;
+  /** Timelines by kind name (timers are keyed `kind:id`). */
+  readonly timelines: ReadonlyMap<string, Timeline>;
+  readonly seeds: ReadonlyArray<NonNullable<Kind['seed']>>;
+  /** The kinds whose resources have states that rules and coverage speak of. */
+  readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
+  /** Domain events no client sees. */
+  readonly internal: ReadonlySet<EventType>;
+  readonly reshape: ReadonlyMap<string, Reshape>;
+  readonly follow: ReadonlyMap<string, Follow>;
+  /** The durable aggregate a published event belongs to, if any kind says it has one. */
+  aggregate(type: string, data: Json): string | undefined;
+  /** Sequence numbers per aggregate that a new world starts with. */
+  sequences(world: World): Array<[string, number]>;
+  /** A resource's state now; undefined for a kind without states or an id the world does not have. */
+  stateOf(world: World, kind: string, id: string): string | undefined;
+  /** Every resource and its state now, kind by kind. */
+  snapshot(world: World): Record<string, unknown>;
+  /** What each stateful kind's resources in the scenario can do, as transitions. */
+  possible(scenario: World['scenario']): Transition[];
+}
+
+export function catalogOf(list: readonly Kind[]): KindCatalog {
+  const byName = new Map(list.map((k) => [k.name, k]));
+  const publications = list.flatMap((k) => (k.publication ? [k.publication] : []));
+  const merged = <T>(pick: (p: Publication) => object | undefined) =>
+    new Map(publications.flatMap((p) => Object.entries(pick(p) ?? {}))) as Map<string, T>;
+  return {
+    list,
+    handlers: Object.assign({}, ...list.map((k) => k.handlers ?? {})) as Handlers,
+    appliers: Object.assign({}, ...list.map((k) => k.appliers ?? {})) as Appliers,
+    timelines: new Map(list.flatMap((k) => (k.timeline ? [[k.name, k.timeline] as const] : []))),
+    seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
+    stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
+    internal: new Set(publications.flatMap((p) => p.internal ?? [])),
+    reshape: merged<Reshape>((p) => p.reshape),
+    follow: merged<Follow>((p) => p.follow),
+    aggregate(type, data) {
+      for (const p of publications) {
+        const found = p.aggregate?.(type, data);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    },
+    sequences: (world) => publications.flatMap((p) => [...(p.sequences?.(world) ?? [])]),
+    stateOf: (world, kind, id) => byName.get(kind)?.stateOf?.(world, id),
+    snapshot: (world) =>
+      Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as Record<
+        string,
+        unknown
+      >,
+    possible: (scenario) =>
+      list.flatMap((k) => (k.possible?.(scenario) ?? []).map((t) => ({ ...t, kind: k.name }) as Transition)),
+  };
+}

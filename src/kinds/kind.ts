@@ -1,0 +1,135 @@
+/**
+ * A resource kind, the unit the simulator grows by: everything one kind of resource needs, in its own
+ * folder under src/kinds/, and one line in ./registry.ts. The scenario loader, the world, the engine,
+ * coverage, publication and scenario-from loop over the registry; none of them names a kind.
+ *
+ * A kind adds its fields to the shared shapes by declaration merging, from its own folder:
+ * `ScenarioSections` (its definitions), `WorldTables` (its live state), `EventCatalog` (its domain events)
+ * and `KindStates` (the states of a stateful kind).
+ */
+import type { AcceptedRequest } from '../exchange/layer.js';
+import type { Answer } from '../exchange/exchange.js';
+import type { ProjectContext } from '../openapi/location.js';
+import type { Diagnostic } from '../openapi/openapi.js';
+import type { ScenarioDefinition, ScenarioSections } from '../scenarios/definition.js';
+import type { Path } from '../scenarios/format.js';
+import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
+import type { IdFactory, Random } from '../state/random.js';
+import type { World, WorldTables } from '../state/world.js';
+import type { Draft, Json } from '../derive/parts.js';
+import type { Timeline as RecordedTimeline } from '../derive/timeline.js';
+
+export type { Json };
+
+/** What reading a kind's sections of a scenario may use: the scenario's time, its seeded ids, its checks. */
+export interface ReadContext {
+  readonly start: number;
+  readonly random: Random;
+  readonly ids: IdFactory;
+  /** The project the scenario declares, if it declares one. */
+  readonly project?: ProjectContext;
+  /** A duration after the scenario's start, as virtual time. */
+  after(value: unknown): number;
+  /** A duration from the start or a date-time, as virtual time; one Date cannot read is reported. */
+  instant(value: unknown, path: Path): number;
+  problem(path: Path, message: string, detail?: { atKey?: boolean }): void;
+  /** Holds a record the scenario would serve to a component schema of the spec, reporting each problem. */
+  checkRecord(component: string, value: unknown, path: Path, label: string, skip?: (d: Diagnostic) => boolean): void;
+  /** The ids kinds read before this one declared (a form's session, an attempt's integration). */
+  declared(kind: string): ReadonlySet<string>;
+}
+
+/** What a handler may read: the world, the virtual time, the project served. */
+export interface HandlerContext {
+  world: World;
+  now: number;
+  project: ProjectContext;
+}
+
+/** A handler's answer and what it makes happen; nothing changes until the partition commits the events. */
+export interface Decision {
+  answer: Answer;
+  events?: EventDraft[];
+}
+
+/** Decides, or returns undefined to let the next layer (the request's source) answer. */
+export type Handler = (request: AcceptedRequest, context: HandlerContext) => Decision | undefined;
+
+export type Handlers = Record<string, Handler>;
+
+/** Applies one event to the world; returns the resource state change it made, if it made one. */
+export type Applier<T extends EventType = EventType> = (
+  world: World,
+  event: Extract<DomainEvent, { type: T }>,
+) => Transition | undefined | void;
+
+export type Appliers = { [T in EventType]?: Applier<T> };
+
+/** When a resource of one kind changes by itself on the clock, and what happens then. */
+export interface Timeline {
+  ids(world: World): Iterable<string>;
+  /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
+  next(world: World, id: string, now: number): number | undefined;
+  fire(world: World, id: string, now: number): EventDraft[];
+}
+
+/** What a reshape may read besides the event: where it happened, and the world as the event left it. */
+export interface Surroundings {
+  directory: string;
+  projectID?: string;
+  world?: World;
+}
+
+/** How a kind's domain events reach the event stream. */
+export interface Publication {
+  /** Types no client would see from the real server: a public event that follows says it all. */
+  internal?: readonly EventType[];
+  /** Where the domain event's data is not the client's: the type and data published instead. */
+  reshape?: {
+    [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json };
+  };
+  /** Announcements that follow an event, derived from the world as it left it (`session.updated` after a turn). */
+  follow?: {
+    [T in EventType]?: (
+      event: Extract<DomainEvent, { type: T }>,
+      around: Surroundings,
+    ) => Array<{ type: string; data: Json }>;
+  };
+  /** The durable aggregate a published event belongs to, whose events are numbered (`durable.seq`). */
+  aggregate?(type: string, data: Json): string | undefined;
+  /** The last sequence number of each aggregate a new world starts with (its history counts as published). */
+  sequences?(world: World): Iterable<[string, number]>;
+}
+
+export interface Kind {
+  /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
+  readonly name: string;
+  /** Its part of the scenario format (JSON Schema): properties of a scenario, and definitions they refer to. */
+  readonly format?: {
+    readonly properties: Readonly<Record<string, object>>;
+    readonly defs?: Readonly<Record<string, object>>;
+  };
+  /** Its sections of a scenario the format has checked, as definitions (plain JSON data: they are cached). */
+  read?(source: Json, context: ReadContext): Partial<ScenarioSections>;
+  /** The ids of its resources a scenario declares (what rules' `when.state` and other kinds may name). */
+  ids?(scenario: ScenarioDefinition): Iterable<string>;
+  /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */
+  readonly condition?: { readonly description: string; readonly pattern: string };
+  /** A stateful kind's states and the transitions between them (coverage counts which of them happened). */
+  readonly states?: readonly string[];
+  readonly transitions?: ReadonlyArray<readonly [string, string]>;
+  /** What the scenario's lifecycles can make happen, resource by resource. */
+  possible?(scenario: ScenarioDefinition): Array<{ id: string; from: string; to: string }>;
+  /** Its part of a new world, as the scenario has it at its start. */
+  seed?(scenario: ScenarioDefinition): Partial<WorldTables>;
+  /** A resource's state now, for rules' `when.state`. */
+  stateOf?(world: World, id: string): string | undefined;
+  /** Its resources and their state now, for `GET /__sim/state`. */
+  snapshot?(world: World): Record<string, unknown>;
+  readonly handlers?: Handlers;
+  readonly appliers?: Appliers;
+  readonly timeline?: Timeline;
+  readonly publication?: Publication;
+  /** scenario-from: what a recording shows of this kind, added to the draft scenario. */
+  infer?(recording: RecordedTimeline, draft: Draft): void;
+}

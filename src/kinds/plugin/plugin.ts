@@ -1,0 +1,28 @@
+/**
+ * Plugins loaded (`GET /api/plugin`), by the ids the scenario lists; none listed leaves the answer to the
+ * spec's examples.
+ */
+import { answered, locationAnswer } from '../answers.js';
+import type { Kind } from '../kind.js';
+import { format } from './format.js';
+
+export const plugin: Kind = {
+  name: 'plugin',
+  format,
+
+  read: (source) => ({ plugins: (source.plugins as string[] | undefined) ?? [] }),
+
+  handlers: {
+    'v2.plugin.list': (request, context) => {
+      const { plugins } = context.world.scenario;
+      if (plugins.length === 0) return undefined;
+      return answered(
+        locationAnswer(
+          request,
+          context,
+          plugins.map((id) => ({ id })),
+        ),
+      );
+    },
+  },
+};

@@ -1,0 +1,9 @@
+/** The plugin kind's shapes: the ids of the plugins the scenario has loaded. */
+
+declare module '../../scenarios/definition.js' {
+  interface ScenarioSections {
+    readonly plugins: readonly string[];
+  }
+}
+
+export {};

@@ -1,0 +1,9 @@
+/** The reference kind's shapes: the scenario's references, as the operation lists them. */
+
+declare module '../../scenarios/definition.js' {
+  interface ScenarioSections {
+    readonly references: ReadonlyArray<Record<string, unknown>>;
+  }
+}
+
+export {};

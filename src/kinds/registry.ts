@@ -1,0 +1,31 @@
+/**
+ * Every resource kind the simulator models, in the order a scenario lists their sections (a kind may refer to
+ * those before it: a form to its session, an attempt to its integration). Adding a kind is its folder and
+ * one line here.
+ */
+import { attempt } from './attempt/attempt.js';
+import { catalogOf } from './catalog.js';
+import { file } from './file/file.js';
+import { form } from './form/form.js';
+import { integration } from './integration/integration.js';
+import { model } from './model/model.js';
+import { plugin } from './plugin/plugin.js';
+import { projectCopy } from './project-copy/project-copy.js';
+import { pty } from './pty/pty.js';
+import { reference } from './reference/reference.js';
+import { session } from './session/session.js';
+import { shell } from './shell/shell.js';
+
+export const KINDS = catalogOf([
+  session,
+  form,
+  shell,
+  integration,
+  attempt,
+  pty,
+  reference,
+  plugin,
+  file,
+  model,
+  projectCopy,
+]);

@@ -1,0 +1,294 @@
+/** The session kind's shapes: a scenario session's definition (history, busy windows, turns), its state and events. */
+type Json = Record<string, unknown>;
+// The client's types that turn events carry (`Prompt`, `SessionErrorUnknown`, `LlmToolContent`, …).
+type Prompt = {
+  text: string;
+  files?: Array<{ uri: string; mime: string; name?: string; description?: string; source?: PromptSource }>;
+  agents?: Array<{ name: string; source?: PromptSource }>;
+};
+type PromptSource = { start: number; end: number; text: string };
+type ProviderMetadata = Record<string, Json>;
+type ToolProvider = { executed: boolean; metadata?: ProviderMetadata };
+type ToolContent = { type: 'text'; text: string } | { type: 'file'; uri: string; mime: string; name?: string };
+type ErrorUnknown = { type: 'unknown'; message: string };
+type RetryError = {
+  message: string;
+  statusCode?: number;
+  isRetryable: boolean;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  metadata?: Record<string, string>;
+};
+type StepData = { timestamp: number; sessionID: string; assistantMessageID: string };
+
+export interface Window {
+  from: number;
+  until?: number;
+}
+
+export type MessageRecord = Record<string, unknown> & { id: string; time: { created: number }; type: string };
+
+export interface RevertFile {
+  file: string;
+  patch: string;
+  additions: number;
+  deletions: number;
+}
+
+/**
+ * One thing an agent turn does, as the scenario's `turns:` script says (durations in milliseconds; what is
+ * absent takes the defaults of src/resources/turns.ts).
+ */
+export type TurnStep =
+  | {
+      readonly kind: 'reasoning' | 'text';
+      readonly text: string;
+      readonly after?: number;
+      readonly chunk?: number;
+      readonly every?: number;
+    }
+  | {
+      readonly kind: 'tool';
+      readonly tool: string;
+      readonly input: Readonly<Record<string, unknown>>;
+      /** What the tool answers (its text content); `error` instead makes the call fail. */
+      readonly result?: string;
+      readonly error?: string;
+      readonly structured?: Readonly<Record<string, unknown>>;
+      readonly takes?: number;
+      readonly after?: number;
+      readonly chunk?: number;
+      readonly every?: number;
+    }
+  | { readonly kind: 'fail'; readonly message: string; readonly after?: number }
+  | {
+      readonly kind: 'retry';
+      readonly message: string;
+      readonly statusCode?: number;
+      readonly attempt?: number;
+      readonly wait?: number;
+      readonly after?: number;
+    };
+
+export interface TurnScript {
+  readonly steps: readonly TurnStep[];
+}
+
+export interface SessionDefinition {
+  readonly id: string;
+  readonly title?: string;
+  /** When the session is created (virtual time); before it, it does not exist. */
+  readonly appears: number;
+  readonly busy: readonly Window[];
+  /** How long a generated turn plays (a scripted one takes what its script says); natural length when absent. */
+  readonly busyAfterSynthetic?: number;
+  /** Scripted turns, played in order by synthetic messages with resume; generated turns follow. */
+  readonly turns: readonly TurnScript[];
+  readonly messages: readonly MessageRecord[];
+  readonly revert?: { snapshot?: string; files?: RevertFile[] };
+  readonly questions: readonly string[];
+}
+
+export interface ModelRef {
+  id: string;
+  providerID: string;
+  variant?: string;
+}
+
+/** A prompt admitted to run (a synthetic message with resume), waiting for its turn. */
+export interface QueuedPrompt {
+  messageID: string;
+  text: string;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  reasoning: number;
+  cache: { read: number; write: number };
+}
+
+/** Something a model step streams: text or reasoning in chunks, or a tool call (its input streamed as JSON). */
+export type PlannedPart =
+  | { kind: 'text' | 'reasoning'; id: string; at: number; text: string; chunk: number; every: number }
+  | {
+      kind: 'tool';
+      callID: string;
+      at: number;
+      tool: string;
+      input: Record<string, unknown>;
+      chunk: number;
+      every: number;
+      takes: number;
+      result?: string;
+      error?: string;
+      structured?: Record<string, unknown>;
+    };
+
+/** How a model step ends: it finishes, it fails (ending the turn), or its call is retried. */
+export type PlannedStepEnd =
+  | { kind: 'ended'; at: number; finish: 'stop' | 'tool-calls'; cost: number; tokens: TokenUsage }
+  | { kind: 'failed'; at: number; message: string }
+  | { kind: 'retried'; at: number; attempt: number; message: string; statusCode?: number };
+
+/** One model step: one assistant message. */
+export interface PlannedStep {
+  messageID: string;
+  at: number;
+  parts: PlannedPart[];
+  end: PlannedStepEnd;
+}
+
+/**
+ * A turn as decided when it starts: the agent and model it runs with (later switches wait for the next turn),
+ * every step with its ids and instants. Its events follow from it alone (src/resources/turns.ts).
+ */
+export interface TurnPlan {
+  sessionID: string;
+  /** The admitted prompt it answers (the synthetic message). */
+  promptID: string;
+  /** Which of the session's turns, from 0. */
+  number: number;
+  /** A turn of the scenario's `turns:` script, or one generated from the seed. */
+  scripted: boolean;
+  agent: string;
+  model: ModelRef;
+  start: number;
+  steps: PlannedStep[];
+}
+
+export interface PlayingTurn {
+  readonly plan: TurnPlan;
+  /** How many of the plan's events have happened. */
+  position: number;
+  /** The assistant message of the step under way. */
+  message?: MessageRecord;
+}
+
+export interface SessionState {
+  readonly definition: SessionDefinition;
+  status: SessionStatus;
+  /** Oldest first. */
+  messages: MessageRecord[];
+  /** Ids of inputs admitted through compaction, with their sequence numbers. */
+  inputs: Map<string, number>;
+  inputSeq: number;
+  /** Questions still waiting for an answer. */
+  questions: Set<string>;
+  /** What the next turn runs with: the scenario's defaults, then the last switch. */
+  agent: string;
+  model: ModelRef;
+  /** The turn playing now, if one is. */
+  turn?: PlayingTurn;
+  /** Admitted prompts waiting for the turn before them, oldest first. */
+  queue: QueuedPrompt[];
+  /** Turns started so far (scripted ones play first). */
+  turnsStarted: number;
+}
+
+export type SessionStatus = 'scheduled' | 'idle' | 'busy';
+
+declare module '../../scenarios/definition.js' {
+  interface ScenarioSections {
+    readonly sessions: readonly SessionDefinition[];
+  }
+}
+
+declare module '../../state/world.js' {
+  interface WorldTables {
+    readonly sessions: Map<string, SessionState>;
+  }
+}
+
+declare module '../../state/events.js' {
+  interface EventCatalog {
+    'session.created': { sessionID: string };
+    'session.status': { sessionID: string; status: { type: 'busy' | 'idle' } };
+    'session.next.agent.switched': { timestamp: number; sessionID: string; messageID: string; agent: string };
+    'session.next.model.switched': {
+      timestamp: number;
+      sessionID: string;
+      messageID: string;
+      model: { id: string; providerID: string; variant?: string };
+    };
+    'session.next.synthetic': { timestamp: number; sessionID: string; messageID: string; text: string };
+    // A turn (src/resources/turns.ts), each `data` exactly the client's (test/unit/turns.test.ts holds them to it).
+    'session.next.prompt.admitted': {
+      timestamp: number;
+      sessionID: string;
+      messageID: string;
+      prompt: Prompt;
+      delivery: 'steer' | 'queue';
+    };
+    'session.next.step.started': StepData & { agent: string; model: ModelRef; snapshot?: string };
+    'session.next.step.ended': StepData & {
+      finish: string;
+      cost: number;
+      tokens: { input: number; output: number; reasoning: number; cache: { read: number; write: number } };
+      snapshot?: string;
+      files?: string[];
+    };
+    'session.next.step.failed': StepData & { error: ErrorUnknown };
+    'session.next.text.started': StepData & { textID: string };
+    'session.next.text.delta': StepData & { textID: string; delta: string };
+    'session.next.text.ended': StepData & { textID: string; text: string };
+    'session.next.reasoning.started': StepData & { reasoningID: string; providerMetadata?: ProviderMetadata };
+    'session.next.reasoning.delta': StepData & { reasoningID: string; delta: string };
+    'session.next.reasoning.ended': StepData & {
+      reasoningID: string;
+      text: string;
+      providerMetadata?: ProviderMetadata;
+    };
+    'session.next.tool.input.started': StepData & { callID: string; name: string };
+    'session.next.tool.input.delta': StepData & { callID: string; delta: string };
+    'session.next.tool.input.ended': StepData & { callID: string; text: string };
+    'session.next.tool.called': StepData & { callID: string; tool: string; input: Json; provider: ToolProvider };
+    'session.next.tool.success': StepData & {
+      callID: string;
+      structured: Json;
+      content: ToolContent[];
+      outputPaths?: string[];
+      result?: unknown;
+      provider: ToolProvider;
+    };
+    'session.next.tool.failed': StepData & {
+      callID: string;
+      error: ErrorUnknown;
+      result?: unknown;
+      provider: ToolProvider;
+    };
+    'session.next.retried': { timestamp: number; sessionID: string; attempt: number; error: RetryError };
+    /** sim: a turn starts to play, with everything it will do (its events follow from this plan alone). */
+    'session.turn.started': TurnPlan;
+    /** sim: a compaction request durably admitted with its sequence number. */
+    'session.next.compaction.admitted': {
+      timestamp: number;
+      sessionID: string;
+      messageID: string;
+      admittedSeq: number;
+    };
+    'session.next.revert.staged': {
+      timestamp: number;
+      sessionID: string;
+      revert: { messageID: string; snapshot: string; files: unknown[] };
+    };
+    'permission.v2.asked': {
+      id: string;
+      sessionID: string;
+      action: string;
+      resources: string[];
+      save?: string[];
+      metadata?: Json;
+      source?: Json;
+    };
+    'question.v2.replied': { sessionID: string; requestID: string; answers: string[][] };
+    /** sim: the real server announces the removal to the model, not on the stream. */
+    'session.instructions.entry.removed': { sessionID: string; key: string };
+  }
+}
+
+declare module '../../state/resource-states.js' {
+  interface KindStates {
+    session: SessionStatus;
+  }
+}
