@@ -16,9 +16,9 @@ import { createModePassThrough } from './layers/modes.js';
 import { passThroughLayer, type PassThrough } from './layers/pass-through.js';
 import { readPreferences } from './layers/preferences.js';
 import { fallbackLayer } from './layers/fallback-layer.js';
-import type { AcceptedRequest, Layer, LayerName } from './exchange/layer.js';
+import type { AcceptedRequest, Layer, LayerName, NearMiss } from './exchange/layer.js';
 import { eventStreamLayer } from './layers/event-stream.js';
-import { ruleLayer } from './layers/rules.js';
+import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
@@ -115,14 +115,22 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     maxSubscribers: config.maxSubscribers,
     project,
   });
-  const layers: Layer[] = [];
-  if (passThrough) {
-    layers.push(passThroughLayer(passThrough));
-  } else {
-    // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
-    const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    layers.push(ruleLayer(), eventStreamLayer, worldLayer(RESOURCES), fallbackLayer(fallback));
-  }
+  // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
+  // it is the source, the mock (a real server or its recording answers otherwise).
+  const source = passThrough
+    ? passThroughLayer(passThrough)
+    : fallbackLayer(await createFallback(spec, { dynamic: config.dynamic, seed: config.seed }));
+  const layers: Layer[] = [
+    runtimeRuleLayer(),
+    scenarioRuleLayer(),
+    // The simulated world's own event stream belongs to the mock: in front of a real server (or its recording)
+    // the upstream's stream passes through. Left out by mode rather than declining per request when there is
+    // no world, because a mock without a scenario (`--scenario none`) has no world yet still serves its stream.
+    ...(passThrough ? [] : [eventStreamLayer]),
+    // Declines wherever the partition has no world, which is always so in the pass-through modes.
+    worldLayer(RESOURCES),
+    source,
+  ];
   const sim: PipelineDeps = {
     config,
     passThrough,
@@ -177,6 +185,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let answer: Answer;
     let layer: LayerName;
     let violations: string[] = [];
+    let nearMiss: NearMiss | undefined;
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
       const read = readExchange(req, deps.config.bodyLimit);
@@ -223,6 +232,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
+          if (request.nearMiss && answer.rule === undefined)
+            nearMiss = { rule: request.nearMiss.rule, failed: request.nearMiss.failed };
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
           if (answer.kind !== 'stream' && answer.kind !== 'drop')
             violations = [...violations, ...checked(operation, answer)];
@@ -247,7 +258,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (partition && layer !== 'control' && layer !== 'cors') {
       try {
         if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
-        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
+        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations, nearMiss));
         partition.exchanges.record(exchange, answer, headers, redaction);
       } catch (error) {
         deps.config.log(
@@ -273,6 +284,7 @@ function exchangeEntry(
   answer: Answer,
   layer: LayerName,
   violations: string[],
+  nearMiss: NearMiss | undefined,
 ): Unnumbered<ExchangeEntry> {
   const entry: Unnumbered<ExchangeEntry> = {
     kind: 'exchange',
@@ -291,6 +303,7 @@ function exchangeEntry(
   }
   if (answer.rule !== undefined) entry.rule = answer.rule;
   if (violations.length) entry.violations = violations;
+  if (nearMiss) entry.nearMiss = nearMiss;
   return entry;
 }
 
@@ -385,8 +398,7 @@ async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<
       if (answer) return { answer, layer: answer.layer ?? layer.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error.fromSimulator)
-        return { answer: error.toAnswer(), layer: layer.name };
+      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: layer.name };
       throw error;
     }
   }
