@@ -185,7 +185,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let answer: Answer;
     let layer: LayerName;
     let violations: string[] = [];
-    let nearMiss: NearMiss | undefined;
+    // Kept past the answer: the rule layers leave on it the near miss the journal shows, even when a layer after
+    // them failed (a replay miss is the exchange a near miss best explains).
+    let accepted: AcceptedRequest | undefined;
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
       const read = readExchange(req, deps.config.bodyLimit);
@@ -229,11 +231,10 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
             partition,
             deps.passThrough !== undefined,
           );
+          accepted = request;
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
-          if (request.nearMiss && answer.rule === undefined)
-            nearMiss = { rule: request.nearMiss.rule, failed: request.nearMiss.failed };
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
           if (answer.kind !== 'stream' && answer.kind !== 'drop')
             violations = [...violations, ...checked(operation, answer)];
@@ -258,6 +259,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (partition && layer !== 'control' && layer !== 'cors') {
       try {
         if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
+        const missed = answer.rule === undefined ? accepted?.nearMiss : undefined;
+        const nearMiss = missed && { rule: missed.rule, failed: missed.failed };
         partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations, nearMiss));
         partition.exchanges.record(exchange, answer, headers, redaction);
       } catch (error) {
