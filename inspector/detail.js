@@ -107,6 +107,8 @@ function summaryBlock(summary) {
     ['Answered by', summary.layer],
     summary.tag ? ['Error', summary.tag] : null,
     summary.rule ? ['Rule', summary.rule] : null,
+    // Why a rule written for this operation did not answer: the question a test asks first.
+    summary.nearMiss ? ['Near miss', `${summary.nearMiss.rule}: ${summary.nearMiss.failed}`] : null,
   ].filter(Boolean);
   return h(
     'div',

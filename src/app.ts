@@ -16,9 +16,9 @@ import { createModePassThrough } from './layers/modes.js';
 import { passThroughLayer, type PassThrough } from './layers/pass-through.js';
 import { readPreferences } from './layers/preferences.js';
 import { fallbackLayer } from './layers/fallback-layer.js';
-import type { AcceptedRequest, Layer, LayerName } from './exchange/layer.js';
+import type { AcceptedRequest, Layer, LayerName, NearMiss } from './exchange/layer.js';
 import { eventStreamLayer } from './layers/event-stream.js';
-import { ruleLayer } from './layers/rules.js';
+import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
@@ -115,14 +115,22 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     maxSubscribers: config.maxSubscribers,
     project,
   });
-  const layers: Layer[] = [];
-  if (passThrough) {
-    layers.push(passThroughLayer(passThrough));
-  } else {
-    // Prism is loaded only where it answers: the mock (a real server or its recording answers otherwise).
-    const fallback = await createFallback(spec, { dynamic: config.dynamic, seed: config.seed });
-    layers.push(ruleLayer(), eventStreamLayer, worldLayer(KINDS), fallbackLayer(fallback));
-  }
+  // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
+  // it is the source, the mock (a real server or its recording answers otherwise).
+  const source = passThrough
+    ? passThroughLayer(passThrough)
+    : fallbackLayer(await createFallback(spec, { dynamic: config.dynamic, seed: config.seed }));
+  const layers: Layer[] = [
+    runtimeRuleLayer(),
+    scenarioRuleLayer(),
+    // The simulated world's own event stream belongs to the mock: in front of a real server (or its recording)
+    // the upstream's stream passes through. Left out by mode rather than declining per request when there is
+    // no world, because a mock without a scenario (`--scenario none`) has no world yet still serves its stream.
+    ...(passThrough ? [] : [eventStreamLayer]),
+    // Declines wherever the partition has no world, which is always so in the pass-through modes.
+    worldLayer(KINDS),
+    source,
+  ];
   const sim: PipelineDeps = {
     config,
     passThrough,
@@ -177,6 +185,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let answer: Answer;
     let layer: LayerName;
     let violations: string[] = [];
+    // Kept past the answer: the rule layers leave on it the near miss the journal shows, even when a layer after
+    // them failed (a replay miss is the exchange a near miss best explains).
+    let accepted: AcceptedRequest | undefined;
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
       const read = readExchange(req, deps.config.bodyLimit);
@@ -220,6 +231,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
             partition,
             deps.passThrough !== undefined,
           );
+          accepted = request;
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
@@ -247,7 +259,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (partition && layer !== 'control' && layer !== 'cors') {
       try {
         if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
-        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
+        const missed = answer.rule === undefined ? accepted?.nearMiss : undefined;
+        const nearMiss = missed && { rule: missed.rule, failed: missed.failed };
+        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations, nearMiss));
         partition.exchanges.record(exchange, answer, headers, redaction);
       } catch (error) {
         deps.config.log(
@@ -273,6 +287,7 @@ function exchangeEntry(
   answer: Answer,
   layer: LayerName,
   violations: string[],
+  nearMiss: NearMiss | undefined,
 ): Unnumbered<ExchangeEntry> {
   const entry: Unnumbered<ExchangeEntry> = {
     kind: 'exchange',
@@ -291,6 +306,7 @@ function exchangeEntry(
   }
   if (answer.rule !== undefined) entry.rule = answer.rule;
   if (violations.length) entry.violations = violations;
+  if (nearMiss) entry.nearMiss = nearMiss;
   return entry;
 }
 

@@ -31,6 +31,8 @@ export interface RuleStore {
   nextId(): string;
   add(definition: RuleDefinition, source: unknown): RuntimeRule;
   list(): RuntimeRule[];
+  /** How many there are: asking costs nothing, unlike `list()`, so a request meeting none pays no more. */
+  readonly size: number;
   remove(id: string): RuntimeRule;
   /** Removes every run-time rule (ids keep counting, so a later rule is never mistaken for a removed one). */
   clear(): void;
@@ -54,6 +56,9 @@ export function createRuleStore(max = DEFAULT_MAX_RULES): RuleStore {
       return rule;
     },
     list: () => [...rules.values()],
+    get size() {
+      return rules.size;
+    },
     remove(id) {
       const rule = rules.get(id);
       if (!rule) throw new SimRuleNotFoundError(id, [...rules.keys()]);

@@ -34,6 +34,19 @@ export interface AcceptedRequest {
   preferences: Preferences;
   /** The partition the request was addressed to: its world, clock, rules and replay cursors. */
   partition: Partition;
+  /**
+   * Left by the rule layers when rules of this operation exist and none matched: the closest of them and how
+   * many of its conditions held (to weigh a later layer's rules against). The journal shows it when no rule answered.
+   */
+  nearMiss?: NearMiss & { held: number };
+}
+
+/** The rule that came closest to answering a request no rule answered, and the first condition it failed. */
+export interface NearMiss {
+  /** Where the rule is written (`runtime rule rul_1`, `scenarios/x.yaml rules[0]`). */
+  rule: string;
+  /** That condition in one sentence: `query limit is 5; the rule wants 10`. */
+  failed: string;
 }
 
 export interface Layer {

@@ -5,7 +5,7 @@
  * and keeps what it needs. The log itself keeps only a bounded tail, so memory stays flat however long a
  * partition lives.
  */
-import type { LayerName } from '../exchange/layer.js';
+import type { LayerName, NearMiss } from '../exchange/layer.js';
 import type { DomainEvent } from './events.js';
 
 export interface ExchangeEntry {
@@ -26,6 +26,8 @@ export interface ExchangeEntry {
   rule?: string;
   /** Spec violations of the request (proxy modes) or the answer. */
   violations?: string[];
+  /** No rule answered though some were written for this operation: the closest, and why it did not answer. */
+  nearMiss?: NearMiss;
 }
 
 /** `reload`: a watched scenario file changed and the world restarted from it; `reload.failed`: the edit was refused. */

@@ -4,10 +4,10 @@ import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import type { AcceptedRequest } from '../../src/exchange/layer.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
-import { ruleLayer } from '../../src/layers/rules.js';
+import { scenarioRuleLayer } from '../../src/layers/rules.js';
 import { KINDS } from '../../src/kinds/registry.js';
 
-describe('ruleLayer', () => {
+describe('scenarioRuleLayer', () => {
   it('waits the rule delay on the injected wall clock, then answers with where the rule is written', async () => {
     const spec = await loadSpec();
     const scenario = parseScenario(
@@ -24,7 +24,7 @@ describe('ruleLayer', () => {
       project: projectContext('/home/dev/acme-web'),
     }).default;
     const waits: number[] = [];
-    const responder = ruleLayer(async (ms) => {
+    const responder = scenarioRuleLayer(async (ms) => {
       waits.push(ms);
     });
     const operation = spec.byId.get('v2.plugin.list');
