@@ -21,6 +21,7 @@ import { eventStreamLayer } from './layers/event-stream.js';
 import { ruleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { keepExchange } from './control/exchange-details.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
@@ -46,6 +47,7 @@ import type { ExchangeEntry, Unnumbered } from './state/log.js';
 import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
 import { validateRequest } from './openapi/request-validation.js';
 import { findOperation } from './openapi/router.js';
+import type { Violation } from './openapi/violation.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -176,7 +178,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let operation: OperationDefinition | undefined;
     let answer: Answer;
     let layer: LayerName;
-    let violations: string[] = [];
+    let violations: Violation[] = [];
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
       const read = readExchange(req, deps.config.bodyLimit);
@@ -209,7 +211,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           const passed = await (deps.passThrough as PassThrough)(exchange, {}, partition.replayCursors);
           ({ layer } = passed);
           answer = passed;
-          violations = ['request: no operation of the spec matches'];
+          violations = [NO_ROUTE];
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
@@ -234,9 +236,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       if (operation && error instanceof TaggedError && !error.fromSimulator)
         violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
-    // 7. Keep account: the exchange joins the partition's log (after the events it caused; the journal, coverage
-    // and the inspector read it), and is kept whole for the inspector as the client gets it. Bookkeeping that
-    // fails is logged: it never costs the client its answer.
+    // 7. Keep account: the exchange joins the partition's log (after the events it caused), whole as the client
+    // gets it, secrets masked; the journal, coverage, the exchange details and the inspector read it there.
+    // Bookkeeping that fails is logged: it never costs the client its answer.
     const headers = corsHeaders(req);
     headers['x-sim-layer'] = layer;
     headers['x-sim-request-id'] = exchange.id;
@@ -247,8 +249,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (partition && layer !== 'control' && layer !== 'cors') {
       try {
         if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
-        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations));
-        partition.exchanges.record(exchange, answer, headers, redaction);
+        const entry = exchangeEntry(exchange, operation, answer, layer, violations);
+        entry.details = keepExchange(exchange, answer, headers, redaction);
+        partition.log.append(entry);
       } catch (error) {
         deps.config.log(
           `[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -266,13 +269,16 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
   };
 }
 
+/** A request the proxy modes pass on though no operation of the spec matches it: noted, never refused. */
+const NO_ROUTE: Violation = { side: 'request', in: 'route', message: 'no operation of the spec matches' };
+
 /** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
 function exchangeEntry(
   exchange: Exchange,
   operation: OperationDefinition | undefined,
   answer: Answer,
   layer: LayerName,
-  violations: string[],
+  violations: Violation[],
 ): Unnumbered<ExchangeEntry> {
   const entry: Unnumbered<ExchangeEntry> = {
     kind: 'exchange',
@@ -297,7 +303,7 @@ function exchangeEntry(
 interface Verdict {
   operation: OperationDefinition;
   status: number;
-  violations: string[];
+  violations: Violation[];
 }
 
 /** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
@@ -315,7 +321,7 @@ const TEXT_CHECKS_CAPACITY = 64;
 const textChecks = new Map<string, Verdict>();
 
 /** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
-function checked(operation: OperationDefinition, answer: Answer): string[] {
+function checked(operation: OperationDefinition, answer: Answer): Violation[] {
   const body = answerBody(answer);
   if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
     return checkAnswer(operation, answer.status, body);
@@ -353,7 +359,7 @@ function accept(
   exchange: Exchange,
   partition: Partition,
   passThrough: boolean,
-): { request: AcceptedRequest; problems: string[] } {
+): { request: AcceptedRequest; problems: Violation[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, {
     pathParams,
@@ -362,15 +368,19 @@ function accept(
     rawBody: exchange.rawBody,
   });
   if (exchange.bodyRefused === 'too-large')
-    violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+    violations.unshift({ side: 'request', in: 'body', message: 'Request body is larger than the simulator accepts' });
   if (exchange.bodyRefused === 'too-deep')
-    violations.unshift({ in: 'body', message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels` });
+    violations.unshift({
+      side: 'request',
+      in: 'body',
+      message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels`,
+    });
   if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
   return {
     request: { exchange, operation, pathParams, query, body, preferences, partition },
-    problems: violations.map((v) => `request: ${v.message}`),
+    problems: violations,
   };
 }
 
@@ -385,8 +395,7 @@ async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<
       if (answer) return { answer, layer: answer.layer ?? layer.name };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error.fromSimulator)
-        return { answer: error.toAnswer(), layer: layer.name };
+      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: layer.name };
       throw error;
     }
   }
