@@ -30,9 +30,10 @@ export interface ExchangeEntry {
   /** Spec violations of the request (proxy modes) or the answer. */
   violations?: Violation[];
   /**
-   * The exchange whole, secrets already masked (`control/exchange-details.ts` makes it and shows it). Only
-   * the most recent exchanges keep it (`createEventLog`'s `details` bound); on older entries it is undefined.
-   * Readers that copy the entry leave it out: it is not part of the journal line.
+   * The exchange whole (`control/exchange-details.ts` makes it and shows it). Secrets are masked by the only
+   * way out, `sides()`, and the rest is functions, which JSON leaves out. Only the most recent exchanges keep
+   * it (`createEventLog`'s `details` bound); on older entries it is undefined. Readers that copy the entry
+   * leave it out: it is not part of the journal line.
    */
   details?: ExchangeDetails | undefined;
 }
