@@ -237,7 +237,8 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
     // 7. Keep account: the exchange joins the partition's log (after the events it caused), whole as the client
-    // gets it, secrets masked; the journal, coverage, the exchange details and the inspector read it there.
+    // gets it (its secrets masked whenever it is shown); the journal, coverage, the exchange details and the
+    // inspector read it there.
     // Bookkeeping that fails is logged: it never costs the client its answer.
     const headers = corsHeaders(req);
     headers['x-sim-layer'] = layer;
@@ -269,8 +270,15 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
   };
 }
 
-/** A request the proxy modes pass on though no operation of the spec matches it: noted, never refused. */
-const NO_ROUTE: Violation = { side: 'request', in: 'route', message: 'no operation of the spec matches' };
+/**
+ * A request the proxy modes pass on though no operation of the spec matches it: noted, never refused. One
+ * object for every such entry, frozen so that no reader changes it for the others.
+ */
+const NO_ROUTE: Violation = Object.freeze({
+  side: 'request',
+  in: 'route',
+  message: 'no operation of the spec matches',
+});
 
 /** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
 function exchangeEntry(
