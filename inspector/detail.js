@@ -1,6 +1,6 @@
 // The whole of one exchange: its journal line (who answered, the rule, what it changed, what broke the
 // spec) and both sides in full, as the simulator kept them (secrets already masked there).
-import { clear, h, iso, jsonBlock, kvTable, statusClass } from './dom.js';
+import { clear, h, iso, jsonBlock, kvTable, statusClass, violationPlace } from './dom.js';
 
 export function renderDetail(container, summary, detail) {
   clear(container);
@@ -31,6 +31,9 @@ export function renderDetail(container, summary, detail) {
     ),
   );
   if (summary) container.append(summaryBlock(summary));
+  // Opened from elsewhere (an event's cause) with no journal line at hand: the exchange carries its own.
+  else if (detail?.violations?.length)
+    container.append(h('div', { class: 'summary' }, violationsBlock(detail.violations)));
   if (!detail) return;
   const query = Object.keys(detail.request.query).length ? detail.request.query : undefined;
   container.append(
@@ -130,18 +133,21 @@ function summaryBlock(summary) {
           ),
         )
       : null,
-    summary.violations?.length
-      ? h(
-          'div',
-          { class: 'violations-list' },
-          h('h4', null, `Spec violations (${summary.violations.length})`),
-          h(
-            'ul',
-            null,
-            summary.violations.map((v) => h('li', null, v)),
-          ),
-        )
-      : null,
+    summary.violations?.length ? violationsBlock(summary.violations) : null,
+  );
+}
+
+/** Each violation with where it is (side, place, field) before what is wrong. */
+function violationsBlock(violations) {
+  return h(
+    'div',
+    { class: 'violations-list' },
+    h('h4', null, `Spec violations (${violations.length})`),
+    h(
+      'ul',
+      null,
+      violations.map((v) => h('li', null, h('span', { class: 'mono viol-place' }, violationPlace(v)), ' ', v.message)),
+    ),
   );
 }
 

@@ -22,6 +22,11 @@ function append(el, children) {
   }
 }
 
+/** Where a spec violation is, as the simulator reports it: `response body data.effect`, `request route`. */
+export function violationPlace(v) {
+  return [v.side, v.in, v.field].filter(Boolean).join(' ');
+}
+
 export function clear(el) {
   el.replaceChildren();
   return el;

@@ -1,6 +1,6 @@
 // The journal table: one row per exchange, appended as the live stream reports them, filtered as you type.
 // Rows use a roving tabindex: Tab reaches the table once, the arrow keys (or j/k) move within it.
-import { h, iso, shortPath, statusClass, timeOfDay } from './dom.js';
+import { h, iso, shortPath, statusClass, timeOfDay, violationPlace } from './dom.js';
 
 const MAX_ROWS = 2000;
 const LAYERS = new Set([
@@ -108,7 +108,11 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
         violations.length
           ? h(
               'span',
-              { class: 'viol', title: violations.join('\n'), 'aria-label': `${violations.length} spec violations` },
+              {
+                class: 'viol',
+                title: violations.map((v) => `${violationPlace(v)}: ${v.message}`).join('\n'),
+                'aria-label': `${violations.length} spec violations`,
+              },
               `⚠ ${violations.length}`,
             )
           : '',
@@ -123,7 +127,7 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
       statusText,
       entry.tag,
       entry.rule,
-      ...violations,
+      ...violations.flatMap((v) => [violationPlace(v), v.message]),
       ...changes,
     ]
       .filter(Boolean)

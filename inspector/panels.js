@@ -1,6 +1,6 @@
 // The side panels: the scenario's resources and their states now, the log's domain events and control
 // actions, and coverage (what this partition's traffic has touched, and what it never has).
-import { clear, describeEntry, h, iso, pill, relative, stateClass, timeOfDay } from './dom.js';
+import { clear, describeEntry, h, iso, pill, relative, stateClass, timeOfDay, violationPlace } from './dom.js';
 
 function section(title, count, body) {
   return h(
@@ -341,7 +341,7 @@ export function renderCoverage(container, report) {
     h('h3', { class: 'sub' }, 'Called'),
     operations.length
       ? table(
-          ['operation', 'calls:n', 'statuses'],
+          ['operation', 'calls:n', 'statuses', 'spec violations'],
           operations.map((o) =>
             h(
               'tr',
@@ -363,6 +363,17 @@ export function renderCoverage(container, report) {
                       `${s.status}×${s.answered}`,
                     ),
                   ),
+              ),
+              h(
+                'td',
+                { class: 'mono' },
+                (o.violations ?? []).map((v) =>
+                  h(
+                    'span',
+                    { class: 'viol-chip', title: 'where its traffic broke the spec' },
+                    `${violationPlace(v)}×${v.count}`,
+                  ),
+                ),
               ),
             ),
           ),

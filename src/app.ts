@@ -21,6 +21,7 @@ import { eventStreamLayer } from './layers/event-stream.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { keepExchange } from './control/exchange-details.js';
 import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
@@ -46,6 +47,7 @@ import type { ExchangeEntry, Unnumbered } from './state/log.js';
 import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
 import { validateRequest } from './openapi/request-validation.js';
 import { findOperation } from './openapi/router.js';
+import type { Violation } from './openapi/violation.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -184,7 +186,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let operation: OperationDefinition | undefined;
     let answer: Answer;
     let layer: LayerName;
-    let violations: string[] = [];
+    let violations: Violation[] = [];
     // Kept past the answer: the rule layers leave on it the near miss the journal shows, even when a layer after
     // them failed (a replay miss is the exchange a near miss best explains).
     let accepted: AcceptedRequest | undefined;
@@ -220,7 +222,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           const passed = await (deps.passThrough as PassThrough)(exchange, {}, partition.replayCursors);
           ({ layer } = passed);
           answer = passed;
-          violations = ['request: no operation of the spec matches'];
+          violations = [NO_ROUTE];
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
@@ -246,9 +248,10 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       if (operation && error instanceof TaggedError && !error.fromSimulator)
         violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
-    // 7. Keep account: the exchange joins the partition's log (after the events it caused; the journal, coverage
-    // and the inspector read it), and is kept whole for the inspector as the client gets it. Bookkeeping that
-    // fails is logged: it never costs the client its answer.
+    // 7. Keep account: the exchange joins the partition's log (after the events it caused), whole as the client
+    // gets it (its secrets masked whenever it is shown); the journal, coverage, the exchange details and the
+    // inspector read it there.
+    // Bookkeeping that fails is logged: it never costs the client its answer.
     const headers = corsHeaders(req);
     headers['x-sim-layer'] = layer;
     headers['x-sim-request-id'] = exchange.id;
@@ -261,8 +264,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         if (answer.kind === 'json' && answer.body !== undefined && answer.status !== 204) jsonText(answer);
         const missed = answer.rule === undefined ? accepted?.nearMiss : undefined;
         const nearMiss = missed && { rule: missed.rule, failed: missed.failed };
-        partition.log.append(exchangeEntry(exchange, operation, answer, layer, violations, nearMiss));
-        partition.exchanges.record(exchange, answer, headers, redaction);
+        const entry = exchangeEntry(exchange, operation, answer, layer, violations, nearMiss);
+        entry.details = keepExchange(exchange, answer, headers, redaction);
+        partition.log.append(entry);
       } catch (error) {
         deps.config.log(
           `[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -280,13 +284,23 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
   };
 }
 
+/**
+ * A request the proxy modes pass on though no operation of the spec matches it: noted, never refused. One
+ * object for every such entry, frozen so that no reader changes it for the others.
+ */
+const NO_ROUTE: Violation = Object.freeze({
+  side: 'request',
+  in: 'route',
+  message: 'no operation of the spec matches',
+});
+
 /** The log's line for an answered exchange: who answered, how, and what was wrong with it. */
 function exchangeEntry(
   exchange: Exchange,
   operation: OperationDefinition | undefined,
   answer: Answer,
   layer: LayerName,
-  violations: string[],
+  violations: Violation[],
   nearMiss: NearMiss | undefined,
 ): Unnumbered<ExchangeEntry> {
   const entry: Unnumbered<ExchangeEntry> = {
@@ -313,7 +327,7 @@ function exchangeEntry(
 interface Verdict {
   operation: OperationDefinition;
   status: number;
-  violations: string[];
+  violations: Violation[];
 }
 
 /** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
@@ -331,7 +345,7 @@ const TEXT_CHECKS_CAPACITY = 64;
 const textChecks = new Map<string, Verdict>();
 
 /** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
-function checked(operation: OperationDefinition, answer: Answer): string[] {
+function checked(operation: OperationDefinition, answer: Answer): Violation[] {
   const body = answerBody(answer);
   if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
     return checkAnswer(operation, answer.status, body);
@@ -369,7 +383,7 @@ function accept(
   exchange: Exchange,
   partition: Partition,
   passThrough: boolean,
-): { request: AcceptedRequest; problems: string[] } {
+): { request: AcceptedRequest; problems: Violation[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, {
     pathParams,
@@ -378,15 +392,19 @@ function accept(
     rawBody: exchange.rawBody,
   });
   if (exchange.bodyRefused === 'too-large')
-    violations.unshift({ in: 'body', message: 'Request body is larger than the simulator accepts' });
+    violations.unshift({ side: 'request', in: 'body', message: 'Request body is larger than the simulator accepts' });
   if (exchange.bodyRefused === 'too-deep')
-    violations.unshift({ in: 'body', message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels` });
+    violations.unshift({
+      side: 'request',
+      in: 'body',
+      message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels`,
+    });
   if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
   return {
     request: { exchange, operation, pathParams, query, body, preferences, partition },
-    problems: violations.map((v) => `request: ${v.message}`),
+    problems: violations,
   };
 }
 

@@ -2,12 +2,14 @@
  * Coverage: a reader of a partition's log that counts what a test suite made the simulator do, against what
  * the spec and the scenario make possible: every operation (requests, statuses and `_tag`s answered against
  * those it declares), every lifecycle transition the scenario can make (form answered, shell timed out,
- * attempt expired, session busy…) and every rule (fired or never). Unlike the journal it survives resets:
+ * attempt expired, session busy…) and every rule (fired or never), plus where each operation's traffic broke
+ * the spec (side, place and field of each violation, and how often). Unlike the journal it survives resets:
  * a suite resets between tests and wants one report at the end.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
+import type { Violation } from '../openapi/violation.js';
 import { WORLD_RESTARTS, type EventLog, type LogEntry } from '../state/log.js';
 import type { Transition } from '../state/events.js';
 
@@ -15,7 +17,12 @@ interface OperationCounts {
   requests: number;
   statuses: Map<number, number>;
   tags: Map<string, number>;
+  /** `violationKey` → how often; a place's messages vary with the values sent, so they are not kept. */
+  violations: Map<string, number>;
 }
+
+/** A violated field of an operation, and how many violations named it. */
+export type ViolationCount = Pick<Violation, 'side' | 'in' | 'field'> & { count: number };
 
 /** Plain counters, so the counts of several partitions add up into one report. */
 export interface CoverageCounts {
@@ -28,7 +35,15 @@ export interface CoverageCounts {
 }
 
 export interface CoverageReport {
-  summary: { operations: Ratio; declaredErrors: Ratio; transitions: Ratio; rules: Ratio; line: string };
+  summary: {
+    operations: Ratio;
+    declaredErrors: Ratio;
+    transitions: Ratio;
+    rules: Ratio;
+    /** Operations whose traffic broke the spec at least once. */
+    violatedOperations: number;
+    line: string;
+  };
   operations: Array<{
     operationId: string;
     method: string;
@@ -36,6 +51,8 @@ export interface CoverageReport {
     requests: number;
     statuses: Array<{ status: number; declared: boolean; answered: number }>;
     errors: Array<{ tag: string; answered: number }>;
+    /** Where its requests and answers broke the spec; empty when they never did. */
+    violations: ViolationCount[];
   }>;
   transitions: Array<{ transition: string; happened: number }>;
   rules: Array<{ rule: string; fired: number }>;
@@ -75,11 +92,12 @@ export function createCoverage(
     if (entry.kind === 'exchange') {
       if (entry.rule !== undefined) bump(counts.rules, entry.rule);
       if (entry.operationId === undefined) return;
-      const op = counts.operations.get(entry.operationId) ?? { requests: 0, statuses: new Map(), tags: new Map() };
+      const op = counts.operations.get(entry.operationId) ?? emptyOperation();
       counts.operations.set(entry.operationId, op);
       op.requests++;
       bump(op.statuses, entry.status);
       if (entry.tag !== undefined) bump(op.tags, entry.tag);
+      if (entry.violations) for (const v of entry.violations) bump(op.violations, violationKey(v));
     } else if (entry.kind === 'event') {
       const definition = scenario();
       if (entry.transition && definition) bump(counts.transitions, transitionKey(definition.name, entry.transition));
@@ -91,6 +109,20 @@ export function createCoverage(
     }
   });
   return { counts: () => counts, report: () => coverageReport(counts, spec) };
+}
+
+function emptyOperation(): OperationCounts {
+  return { requests: 0, statuses: new Map(), tags: new Map(), violations: new Map() };
+}
+
+/** One string per side, place and field, so the counts stay plain maps that add up across partitions. */
+function violationKey(v: Pick<Violation, 'side' | 'in' | 'field'>): string {
+  return `${v.side}\0${v.in}\0${v.field ?? ''}`;
+}
+
+function fromViolationKey(key: string, count: number): ViolationCount {
+  const [side, place, field] = key.split('\0') as [Violation['side'], Violation['in'], string];
+  return { side, in: place, ...(field ? { field } : {}), count };
 }
 
 function bump<K>(map: Map<K, number>, key: K): void {
@@ -106,11 +138,12 @@ export function mergeCounts(all: CoverageCounts[]): CoverageCounts {
   const merged = emptyCounts();
   for (const c of all) {
     for (const [id, op] of c.operations) {
-      const into = merged.operations.get(id) ?? { requests: 0, statuses: new Map(), tags: new Map() };
+      const into = merged.operations.get(id) ?? emptyOperation();
       merged.operations.set(id, into);
       into.requests += op.requests;
       for (const [s, n] of op.statuses) into.statuses.set(s, (into.statuses.get(s) ?? 0) + n);
       for (const [t, n] of op.tags) into.tags.set(t, (into.tags.get(t) ?? 0) + n);
+      for (const [k, n] of op.violations) into.violations.set(k, (into.violations.get(k) ?? 0) + n);
     }
     for (const [k, n] of c.transitions) merged.transitions.set(k, (merged.transitions.get(k) ?? 0) + n);
     for (const k of c.possibleTransitions) merged.possibleTransitions.add(k);
@@ -139,6 +172,10 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
         answered: seen?.statuses.get(status) ?? 0,
       })),
       errors: errorTags(op).map((tag) => ({ tag, answered: seen?.tags.get(tag) ?? 0 })),
+      // Most frequent first; the key's order (side, place, field) breaks ties so reports compare stably.
+      violations: [...(seen?.violations ?? [])]
+        .sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
+        .map(([key, count]) => fromViolationKey(key, count)),
     };
   });
   const transitions = [...new Set([...counts.possibleTransitions, ...counts.transitions.keys()])]
@@ -160,9 +197,14 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
     declaredErrors: ratio(errorsTotal - untouched.declaredErrors.length, errorsTotal),
     transitions: ratio(transitions.length - untouched.transitions.length, transitions.length),
     rules: ratio(rules.length - untouched.rules.length, rules.length),
+    violatedOperations: operations.filter((o) => o.violations.length > 0).length,
   };
+  // Spec violations are named only when there are some: a clean run's line stays as short as it was.
   const line =
     `operations ${summary.operations.covered}/${summary.operations.total}, declared errors ${summary.declaredErrors.covered}/${summary.declaredErrors.total}, ` +
-    `transitions ${summary.transitions.covered}/${summary.transitions.total}, rules fired ${summary.rules.covered}/${summary.rules.total}`;
+    `transitions ${summary.transitions.covered}/${summary.transitions.total}, rules fired ${summary.rules.covered}/${summary.rules.total}` +
+    (summary.violatedOperations
+      ? `, spec violations in ${summary.violatedOperations} operation${summary.violatedOperations === 1 ? '' : 's'}`
+      : '');
   return { summary: { ...summary, line }, operations, transitions, rules, untouched };
 }

@@ -1,17 +1,17 @@
 /**
- * The whole of recent exchanges (request and answer, headers and bodies), for the inspector's detail view
- * and `GET /__sim/exchanges/:id`. The journal keeps one line per exchange; this keeps what a line leaves
- * out, for fewer of them, and with secrets already masked: what is stored here can be shown to anyone who
- * can reach the control API. Bounded in count and in body size so a long run's memory stays flat.
+ * The whole of an exchange (request and answer, headers and bodies), for the inspector's detail view and
+ * `GET /__sim/exchanges/:id`: made once per exchange for its log entry (the pipeline's one write), and shown
+ * from what the log kept. The journal keeps one line per exchange; the log keeps this, which a line leaves
+ * out, on fewer of them (its `details` bound), and with secrets already masked: what is kept can be shown
+ * to anyone who can reach the control API. Bodies are cut so a long run's memory stays flat.
  */
 import { SimExchangeNotFoundError } from '../errors.js';
 import { MAX_BODY_DEPTH, answerBody, type Answer, type Exchange } from '../exchange/exchange.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
+import type { Violation } from '../openapi/violation.js';
+import type { EventLog, ExchangeDetails, ExchangeSides, KeptBody } from '../state/log.js';
 
-export const DEFAULT_EXCHANGE_CAPACITY = 200;
 export const BODY_LIMIT = 64 * 1024;
-/** Bodies kept per partition, all exchanges together: 200 large answers must not cost 25 MB in each of 256 partitions. */
-export const BYTES_LIMIT = 4 * 1024 * 1024;
 
 /** A body as shown: the JSON value when it is JSON and whole, else its text (cut at the limit). */
 export interface BodyView {
@@ -22,114 +22,55 @@ export interface BodyView {
   truncated?: true;
 }
 
-interface StoredBody {
-  size?: number;
-  text: string;
-  json: boolean;
-  truncated?: true;
-}
-
-interface Sides<B> {
-  request: {
-    method: string;
-    path: string;
-    query: Record<string, string | string[]>;
-    headers: Record<string, string>;
-    body?: B;
+export type ExchangeDetail = { id: string; time: number; iso: string } & ExchangeSides<BodyView> & {
+    /** What was wrong with it against the spec, as the journal line has it. */
+    violations?: Violation[];
   };
-  response: {
-    /** 0 for a dropped connection. */
-    status: number;
-    /** How it was sent: `json`, `raw`, `empty`, `stream` (written as it came, so no body here) or `drop`. */
-    kind: Answer['kind'];
-    headers: Record<string, string>;
-    body?: B;
-  };
-}
 
-export type ExchangeDetail = { id: string; time: number; iso: string } & Sides<BodyView>;
-
-export interface ExchangeDetails {
-  /**
-   * Keeps the exchange with its secrets masked by `rules`; the oldest goes when more than the capacity are
-   * kept. `sent`: the headers the pipeline adds to the answer's own (CORS, `x-sim-…`).
-   */
-  record(exchange: Exchange, answer: Answer, sent: Record<string, string>, rules: RedactionRules): void;
-  /** Throws SimExchangeNotFoundError when it was never recorded or has been evicted. */
-  get(id: string): ExchangeDetail;
-  clear(): void;
-  readonly size: number;
-}
-
-export function createExchangeDetails(capacity = DEFAULT_EXCHANGE_CAPACITY, bytesLimit = BYTES_LIMIT): ExchangeDetails {
-  // A Map iterates in insertion order, so its first key is the oldest: eviction without a second index.
-  const kept = new Map<string, KeptExchange>();
-  /** Highest request number recorded since the last clear: a lower unknown one was evicted, not mistyped. */
-  let highest = 0;
-  let bytes = 0;
-  const drop = (id: string) => {
-    const gone = kept.get(id);
-    if (!gone) return;
-    kept.delete(id);
-    bytes -= gone.weight;
-  };
+/** The exchange as the log kept it; throws SimExchangeNotFoundError when it was never kept or has been let go. */
+export function showExchange(log: EventLog, id: string): ExchangeDetail {
+  const entry = log.detailed.get(id);
+  const details = entry?.details;
+  if (!entry || !details) {
+    const n = requestNumber(id);
+    const newest = log.detailed.newest === undefined ? undefined : requestNumber(log.detailed.newest);
+    throw new SimExchangeNotFoundError(
+      id,
+      n !== undefined && newest !== undefined && n <= newest,
+      log.detailed.capacity,
+    );
+  }
+  const { request, response } = details.sides();
   return {
-    record(exchange, answer, sent, rules) {
-      const entry = keep(exchange, answer, sent, rules);
-      drop(entry.id);
-      kept.set(entry.id, entry);
-      bytes += entry.weight;
-      // The newest always stays, however large: it is the one someone is about to open.
-      while (kept.size > 1 && (kept.size > capacity || bytes > bytesLimit)) drop(kept.keys().next().value as string);
-      highest = Math.max(highest, requestNumber(entry.id) ?? 0);
-    },
-    get(id) {
-      const found = kept.get(id);
-      if (!found) {
-        const n = requestNumber(id);
-        throw new SimExchangeNotFoundError(id, n !== undefined && n <= highest, capacity);
-      }
-      const { request, response } = found.stored();
-      return {
-        id: found.id,
-        time: found.time,
-        iso: new Date(found.time).toISOString(),
-        request: { ...request, ...view(request.body) },
-        response: { ...response, ...view(response.body) },
-      };
-    },
-    clear() {
-      kept.clear();
-      bytes = 0;
-      highest = 0;
-    },
-    get size() {
-      return kept.size;
-    },
+    id: entry.id,
+    time: entry.time,
+    iso: new Date(entry.time).toISOString(),
+    request: { ...request, ...view(request.body) },
+    response: { ...response, ...view(response.body) },
+    ...(entry.violations ? { violations: entry.violations } : {}),
   };
-}
-
-interface KeptExchange {
-  id: string;
-  time: number;
-  /** Bytes of body this entry holds, counted against the partition's limit. */
-  weight: number;
-  /** The exchange as shown, secrets masked: worked out when someone opens it, not for every request answered. */
-  stored(): Sides<StoredBody>;
 }
 
 /**
+ * The exchange whole, for its log entry, with its secrets masked by `rules`. `sent`: the headers the pipeline
+ * adds to the answer's own (CORS, `x-sim-…`).
+ *
  * Keeps what the exchange was made of rather than its shown form: nothing of it changes afterwards (Node's
  * header object, the body's bytes, the text the answer was sent as), so masking and cutting it later shows
  * what masking it now would, and the request path pays only for a few references. A body past the cut is
  * shown at once instead, so a long one is not held whole.
  */
-function keep(exchange: Exchange, answer: Answer, sent: Record<string, string>, rules: RedactionRules): KeptExchange {
-  let requestSide = (): Sides<StoredBody>['request'] => ({
+export function keepExchange(
+  exchange: Exchange,
+  answer: Answer,
+  sent: Record<string, string>,
+  rules: RedactionRules,
+): ExchangeDetails {
+  let requestSide = (): ExchangeSides['request'] => ({
     ...redactedRequestHead(exchange, rules),
     ...requestBody(exchange, rules),
   });
-  let responseSide = (): Sides<StoredBody>['response'] => ({
+  let responseSide = (): ExchangeSides['response'] => ({
     status: answer.status,
     kind: answer.kind,
     // A dropped connection sent nothing, headers included.
@@ -155,10 +96,8 @@ function keep(exchange: Exchange, answer: Answer, sent: Record<string, string>, 
   if (responseSize > BODY_LIMIT || (answer.kind === 'json' && answer.text === undefined))
     responseSide = settled(responseSide());
   return {
-    id: exchange.id,
-    time: exchange.now,
     weight: Math.min(requestSize, BODY_LIMIT) + Math.min(responseSize, BODY_LIMIT),
-    stored: () => ({ request: requestSide(), response: responseSide() }),
+    sides: () => ({ request: requestSide(), response: responseSide() }),
   };
 }
 
@@ -172,7 +111,7 @@ function requestNumber(id: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-function requestBody(exchange: Exchange, rules: RedactionRules): { body?: StoredBody } {
+function requestBody(exchange: Exchange, rules: RedactionRules): { body?: KeptBody } {
   if (exchange.bodyRefused) {
     const why =
       exchange.bodyRefused === 'too-large'
@@ -193,7 +132,7 @@ function requestBody(exchange: Exchange, rules: RedactionRules): { body?: Stored
   return { body: storedJson(parsed, raw.length, rules) };
 }
 
-function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBody } {
+function responseBody(answer: Answer, rules: RedactionRules): { body?: KeptBody } {
   if (answer.kind === 'json') {
     if (answer.body === undefined || answer.status === 204) return {};
     // The text it was sent as, when the pipeline wrote it already: parsed again only when someone looks.
@@ -211,18 +150,18 @@ function responseBody(answer: Answer, rules: RedactionRules): { body?: StoredBod
  * Masked before it is cut, so no secret survives in a prefix; kept as text, so a handler that later mutates
  * the object it answered with does not rewrite history.
  */
-function storedJson(value: unknown, size: number | undefined, rules: RedactionRules): StoredBody {
+function storedJson(value: unknown, size: number | undefined, rules: RedactionRules): KeptBody {
   const text = JSON.stringify(redactBody(value, rules)) ?? 'null';
   return stored(text, size ?? Buffer.byteLength(text), true);
 }
 
-function stored(text: string, size: number, json: boolean): StoredBody {
+function stored(text: string, size: number, json: boolean): KeptBody {
   return text.length > BODY_LIMIT
     ? { size, text: text.slice(0, BODY_LIMIT), json, truncated: true }
     : { size, text, json };
 }
 
-function view(body: StoredBody | undefined): { body?: BodyView } {
+function view(body: KeptBody | undefined): { body?: BodyView } {
   if (!body) return {};
   const { text, json, ...rest } = body;
   // A cut JSON text no longer parses: it is shown as the text it is.

@@ -8,6 +8,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SimRouteNotFoundError } from '../errors.js';
 import { jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
+import { showExchange } from './exchange-details.js';
 import { liveAnswer } from './live.js';
 import type { Partition } from './partitions.js';
 import type { StreamQuota } from '../stream/stream-quota.js';
@@ -50,7 +51,7 @@ export function inspectorRoutes(
     '/__sim/inspector/:file': { GET: file, HEAD: file },
     '/__sim/live': { GET: ({ partition }) => liveAnswer(partition, liveQuota, scrub) },
     '/__sim/exchanges/:id': {
-      GET: ({ partition, params }) => jsonAnswer(200, partition.exchanges.get(params.id ?? '')),
+      GET: ({ partition, params }) => jsonAnswer(200, showExchange(partition.log, params.id ?? '')),
     },
   };
 }

@@ -7,7 +7,7 @@
 import { describeEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type ControlEntry, type EventLog, type ExchangeEntry, type LogEntry } from '../state/log.js';
 
-export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq'> & {
+export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq' | 'details'> & {
   /** What the request changed in the world, one line per domain event it caused. */
   changes?: string[];
   /** Only control entries have these: `entry.action` tells the two apart. */
@@ -58,9 +58,10 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       if ('request' in entry.cause)
         changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
     } else if (entry.kind === 'exchange') {
-      // Every field but `kind` and `seq`, named rather than copied and deleted (a delete makes each entry slow).
+      // Every field but `kind`, `seq` and the whole exchange (opened on its own, and let go of sooner), named
+      // rather than copied and deleted (a delete makes each entry slow).
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { kind, seq, ...exchange } = entry;
+      const { kind, seq, details, ...exchange } = entry;
       const caused = changes.size ? changes.get(entry.id) : undefined;
       if (caused) {
         changes.delete(entry.id);

@@ -15,7 +15,6 @@ import type { ControlAction } from '../state/log.js';
 import { createEventStream, type EventStream } from '../stream/event-stream.js';
 import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
 import { createCoverage, type Coverage } from './coverage.js';
-import { createExchangeDetails, type ExchangeDetails } from './exchange-details.js';
 import { createJournal, type Journal } from './journal.js';
 import { createLiveQuota } from './live.js';
 import { createRuleStore, type RuleStore } from './rule-store.js';
@@ -30,8 +29,6 @@ export interface Partition extends Engine {
   readonly journal: Journal;
   readonly coverage: Coverage;
   readonly rules: RuleStore;
-  /** The recent exchanges in full (secrets masked), for the inspector's detail view. */
-  readonly exchanges: ExchangeDetails;
   /** The API's event stream (`GET /api/event`) as this partition publishes it. */
   readonly events: EventStream;
   /** Replay: how many times each recorded request has been answered here, so a poll sequence replays in order. */
@@ -98,14 +95,12 @@ export function createPartitions(options: PartitionsOptions): Partitions {
     });
     const rules = createRuleStore();
     const replayCursors = new Map<string, number>();
-    const exchanges = createExchangeDetails();
     let requests = 0;
     // Whatever a partition counted of its own goes with a restart: rules and their uses, replay positions, request ids.
     const forget = () => {
       rules.reset();
       replayCursors.clear();
-      // Request ids start again at req_000001: details kept under the old ones would answer for the new.
-      exchanges.clear();
+      // Request ids start again at req_000001 (the log lets go of the old exchanges' details as the world restarts).
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
@@ -122,7 +117,6 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       journal: createJournal(engine.log),
       coverage: createCoverage(engine.log, options.spec, () => engine.scenario, options.kinds),
       rules,
-      exchanges,
       replayCursors,
       project,
       nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,

@@ -70,8 +70,10 @@ function toStep(interaction: Interaction, at: number, spec: SpecIndex): Step {
   const stream = response.chunks !== undefined;
   const answerProblems = operation
     ? stream
-      ? checkAnswer(operation, response.status, undefined).filter((p) => p.startsWith('status'))
-      : checkAnswer(operation, response.status, response.body)
+      ? checkAnswer(operation, response.status, undefined)
+          .map((v) => v.message)
+          .filter((p) => p.startsWith('status'))
+      : checkAnswer(operation, response.status, response.body).map((v) => v.message)
     : [];
   return {
     seq: interaction.seq,

@@ -15,8 +15,11 @@ import {
 import type { OperationDefinition } from './openapi.js';
 import type { Violation, ViolationPlace } from './violation.js';
 
-/** The kinds the real server puts in InvalidRequestError.kind for schema failures. */
-const KIND_BY_PLACE: Record<ViolationPlace, string> = { path: 'Params', query: 'Query', body: 'Payload' };
+/**
+ * The kinds the real server puts in InvalidRequestError.kind for schema failures. Request validation finds
+ * violations in these places only: a status or a route is never a request the client can fix.
+ */
+const KIND_BY_PLACE: Partial<Record<ViolationPlace, string>> = { path: 'Params', query: 'Query', body: 'Payload' };
 
 /**
  * Where an operation declares no InvalidRequestError, an id that cannot exist is best told as "not found":

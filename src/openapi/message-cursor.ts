@@ -44,8 +44,8 @@ export function checkMessageQuery(query: Record<string, unknown>): Violation[] {
   const cursor = query.cursor;
   if (typeof cursor !== 'string') return [];
   if (query.order !== undefined && query.order !== null) {
-    return [{ in: 'query', field: 'cursor', message: 'Cursor cannot be combined with order' }];
+    return [{ side: 'request', in: 'query', field: 'cursor', message: 'Cursor cannot be combined with order' }];
   }
-  if (!decodeCursor(cursor)) return [{ in: 'query', field: 'cursor', message: 'Invalid cursor' }];
+  if (!decodeCursor(cursor)) return [{ side: 'request', in: 'query', field: 'cursor', message: 'Invalid cursor' }];
   return [];
 }

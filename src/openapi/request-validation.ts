@@ -31,6 +31,7 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
   for (const d of operation.checkParams(parts.pathParams)) {
     const field = d.path.split('.')[0] || undefined;
     violations.push({
+      side: 'request',
       in: 'path',
       field,
       message: `Path parameter "${field}" ${d.message}, got ${JSON.stringify(parts.pathParams[field ?? ''])}`,
@@ -42,7 +43,7 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
   if (queryShape.length === 0) {
     for (const d of operation.checkQuery(query)) {
       const field = wireName(d.path);
-      violations.push({ in: 'query', field, message: `Query parameter "${field}" ${d.message}` });
+      violations.push({ side: 'request', in: 'query', field, message: `Query parameter "${field}" ${d.message}` });
     }
   }
   if (violations.every((v) => v.in !== 'query'))
@@ -79,6 +80,7 @@ function readQuery(
       for (const [key, value] of params) {
         if (key === param.name) {
           violations.push({
+            side: 'request',
             in: 'query',
             field: key,
             message: `Query parameter "${key}" must be sent as an object, e.g. ${key}[directory]=/path`,
@@ -86,7 +88,12 @@ function readQuery(
         } else if (key.startsWith(prefix) && key.endsWith(']')) {
           const prop = key.slice(prefix.length, -1);
           if (Object.hasOwn(object, prop))
-            violations.push({ in: 'query', field: key, message: `Query parameter "${key}" is given more than once` });
+            violations.push({
+              side: 'request',
+              in: 'query',
+              field: key,
+              message: `Query parameter "${key}" is given more than once`,
+            });
           object[prop] = value;
           found = true;
         }
@@ -96,6 +103,7 @@ function readQuery(
       const values = params.getAll(param.name);
       if (values.length > 1)
         violations.push({
+          side: 'request',
           in: 'query',
           field: param.name,
           message: `Query parameter "${param.name}" is given more than once`,
@@ -115,7 +123,11 @@ function readBody(operation: OperationDefinition, parts: RequestParts): { body: 
       ? {
           body: undefined,
           violations: [
-            { in: 'body', message: 'Request body is required: send a JSON object with Content-Type: application/json' },
+            {
+              side: 'request',
+              in: 'body',
+              message: 'Request body is required: send a JSON object with Content-Type: application/json',
+            },
           ],
         }
       : { body: undefined, violations: [] };
@@ -126,6 +138,7 @@ function readBody(operation: OperationDefinition, parts: RequestParts): { body: 
       body: undefined,
       violations: [
         {
+          side: 'request',
           in: 'body',
           message: `Unsupported content type ${JSON.stringify(parts.contentType ?? '(none)')}: send the body as JSON with Content-Type: application/json`,
         },
@@ -138,10 +151,11 @@ function readBody(operation: OperationDefinition, parts: RequestParts): { body: 
   } catch (error) {
     return {
       body: undefined,
-      violations: [{ in: 'body', message: `Malformed JSON body: ${(error as Error).message}` }],
+      violations: [{ side: 'request', in: 'body', message: `Malformed JSON body: ${(error as Error).message}` }],
     };
   }
   const violations = spec.check(body).map((d): Violation => ({
+    side: 'request',
     in: 'body',
     field: d.path || undefined,
     message: d.path ? `Body field "${d.path}" ${d.message}` : `Body ${d.message}`,

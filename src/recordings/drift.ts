@@ -36,8 +36,10 @@ export function driftReport(recording: ParsedRecording, spec: SpecIndex): DriftR
     // A stream's body is its chunks; only its status can be held to the spec.
     const body = interaction.response.chunks ? undefined : interaction.response.body;
     const problems = interaction.response.chunks
-      ? checkAnswer(operation, interaction.response.status, undefined).filter((p) => p.startsWith('status'))
-      : checkAnswer(operation, interaction.response.status, body);
+      ? checkAnswer(operation, interaction.response.status, undefined)
+          .map((v) => v.message)
+          .filter((p) => p.startsWith('status'))
+      : checkAnswer(operation, interaction.response.status, body).map((v) => v.message);
     for (const problem of problems) entry.findings.set(problem, (entry.findings.get(problem) ?? 0) + 1);
     byOperation.set(operation.operationId, entry);
   }

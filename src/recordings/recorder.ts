@@ -2,6 +2,23 @@
  * Writes interactions to a recording file as they complete: each one is a whole YAML document written with
  * a single append (cut back if the disk takes only part of it), so a crash (even kill -9) between two writes leaves a valid file holding every completed
  * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
+ *
+ * Why this is not a reader of the partition's log, as the journal, coverage and the exchange details are:
+ * the pass-through calls it with the upstream's answer, before the pipeline logs anything, because a
+ * recording needs what the log does not keep.
+ * - A failed write is the client's answer (507 SimRecordingWriteError): the log's entry is made after the
+ *   answer is settled, too late to change it.
+ * - A streamed answer (the event stream) is recorded chunk by chunk with each chunk's timing, up to 4 MiB,
+ *   and written when it ends: the log's entry is appended before the first chunk goes out, and keeps no
+ *   stream body.
+ * - Bodies whole: the log keeps the exchange whole only for the last 200 exchanges, with bodies cut at
+ *   64 KiB, and then only as the inspector shows it (the sent headers merged with the pipeline's own `x-sim-…`
+ *   and CORS headers); a recording keeps the upstream's own headers and every byte of its body.
+ * - Wall-clock timing (`timing.started`, `durationMs` of the upstream round trip): the log has only virtual
+ *   time.
+ * - The route's `pathParams`, which replay matches on: the log has the operation, not its parameters.
+ * - One file for the whole simulator, numbered across partitions: the log is per partition (created on first
+ *   use), so a reader would have to follow every partition's log as it appears.
  */
 import {
   closeSync,

@@ -81,7 +81,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
       project: { id: 'global', directory: '/' },
     });
     for (const problem of checkAnswer(operation, status, served))
-      report(['then'], `answer violates the spec: ${problem}`);
+      report(['then'], `answer violates the spec: ${problem.message}`);
   }
   return { ...matching, status: status ?? 500, answer, delay };
 }

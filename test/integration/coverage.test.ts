@@ -6,7 +6,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { coverageReport, createCoverage, mergeCounts } from '../../src/control/coverage.js';
 import { startSimulator } from '../../src/index.js';
+import { KINDS } from '../../src/kinds/registry.js';
+import { loadSpec } from '../../src/openapi/openapi.js';
+import type { Violation } from '../../src/openapi/violation.js';
+import { createEventLog, type EventLog } from '../../src/state/log.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const FORM = 'frm_203a7c0e2001Ab3dEf4GhIjKlM';
@@ -60,5 +65,46 @@ describe('coverage', () => {
     expect(written.summary.line).toBe(all.summary.line);
     expect(Object.keys(written.partitions).sort()).toEqual(['a', 'default']);
     expect(logged).toContain(`coverage: ${all.summary.line} (${file})`);
+  });
+
+  it('counts where each operation broke the spec, by side, place and field, across partitions', async () => {
+    const spec = await loadSpec();
+    const answered = (log: EventLog, operationId: string | undefined, violations?: Violation[]) =>
+      log.append({
+        kind: 'exchange',
+        id: `req_${log.lastSeq + 1}`,
+        time: 0,
+        method: 'POST',
+        path: '/x',
+        operationId,
+        layer: 'upstream',
+        status: 200,
+        ...(violations ? { violations } : {}),
+      });
+    const effect: Violation = {
+      side: 'response',
+      in: 'body',
+      field: 'data.effect',
+      message: 'data.effect is not an allowed field',
+    };
+    const status: Violation = { side: 'response', in: 'status', message: 'status 503 is not declared' };
+    const [one, two] = [createEventLog(), createEventLog()];
+    const coverages = [one, two].map((log) => createCoverage(log, spec, () => undefined, KINDS));
+    answered(one, 'v2.session.permission.create', [effect]);
+    answered(two, 'v2.session.permission.create', [effect, status]);
+    answered(two, 'v2.plugin.list');
+    // No operation to count it against: the journal has it, coverage does not.
+    answered(two, undefined, [{ side: 'request', in: 'route', message: 'no operation of the spec matches' }]);
+
+    const report = coverageReport(mergeCounts(coverages.map((c) => c.counts())), spec);
+    const permission = report.operations.find((o) => o.operationId === 'v2.session.permission.create');
+    expect(permission?.violations).toEqual([
+      { side: 'response', in: 'body', field: 'data.effect', count: 2 },
+      { side: 'response', in: 'status', count: 1 },
+    ]);
+    expect(report.operations.find((o) => o.operationId === 'v2.plugin.list')?.violations).toEqual([]);
+    expect(report.summary.violatedOperations).toBe(1);
+    expect(report.summary.line).toMatch(/, spec violations in 1 operation$/);
+    expect(coverages[0]?.report().summary.line).toMatch(/, spec violations in 1 operation$/);
   });
 });

@@ -7,9 +7,10 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { createExchangeDetails } from '../../src/control/exchange-details.js';
-import type { Exchange } from '../../src/exchange/exchange.js';
+import { keepExchange, showExchange } from '../../src/control/exchange-details.js';
+import type { Answer, Exchange } from '../../src/exchange/exchange.js';
 import { DEFAULT_REDACTION } from '../../src/recordings/redact.js';
+import { createEventLog, type EventLog, type ExchangeEntry } from '../../src/state/log.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 
@@ -120,8 +121,8 @@ describe('GET /__sim/exchanges/:id', () => {
     expect(elsewhere.status).toBe(404);
   });
 
-  it('keeps a bounded number, says when one was evicted, and cuts long bodies', () => {
-    const details = createExchangeDetails(2);
+  it('keeps a bounded number in the log, says when one was let go, and cuts long bodies', () => {
+    const log = createEventLog(5000, { details: 2 });
     const exchange = (id: string, body = ''): Exchange => ({
       id,
       now: 0,
@@ -132,26 +133,47 @@ describe('GET /__sim/exchanges/:id', () => {
       headers: {},
       rawBody: Buffer.from(body),
     });
+    /** What the pipeline does: one log entry, the exchange whole on it. */
+    const append = (into: EventLog, id: string, answer: Answer, body = '') => {
+      const x = exchange(id, body);
+      return into.append<ExchangeEntry>({
+        kind: 'exchange',
+        id,
+        time: 0,
+        method: x.method,
+        path: x.pathname,
+        layer: 'fallback',
+        status: answer.status,
+        details: keepExchange(x, answer, {}, DEFAULT_REDACTION),
+      });
+    };
     // The secret comes first, inside the part that is kept: masking happens before the cut.
     const long = JSON.stringify({ key: 'sk-kept-part-secret', text: 'x'.repeat(70_000) });
-    details.record(exchange('req_000001'), { kind: 'empty', status: 204 }, {}, DEFAULT_REDACTION);
-    details.record(exchange('req_000002', long), { kind: 'empty', status: 204 }, {}, DEFAULT_REDACTION);
-    details.record(exchange('req_000003'), { kind: 'drop', status: 0 }, {}, DEFAULT_REDACTION);
-    expect(details.size).toBe(2);
-    expect(() => details.get('req_000001')).toThrow('Exchange req_000001 is no longer kept');
-    const cut = details.get('req_000002').request.body;
+    const first = append(log, 'req_000001', { kind: 'empty', status: 204 });
+    append(log, 'req_000002', { kind: 'empty', status: 204 }, long);
+    append(log, 'req_000003', { kind: 'drop', status: 0 });
+    expect(log.detailed.size).toBe(2);
+    // The oldest entry stays in the log, without the exchange whole.
+    expect(log.entries()[0]).toBe(first);
+    expect(first.details).toBeUndefined();
+    expect(() => showExchange(log, 'req_000001')).toThrow('Exchange req_000001 is no longer kept');
+    const cut = showExchange(log, 'req_000002').request.body;
     expect(cut).toMatchObject({ size: long.length, truncated: true });
     expect(cut?.text).toHaveLength(64 * 1024);
     expect(cut?.text?.startsWith('{"key":"[REDACTED]"')).toBe(true);
-    expect(JSON.stringify(details.get('req_000002'))).not.toContain('sk-kept-part-secret');
-    expect(details.get('req_000003').response).toEqual({ status: 0, kind: 'drop', headers: {} });
+    expect(JSON.stringify(showExchange(log, 'req_000002'))).not.toContain('sk-kept-part-secret');
+    expect(showExchange(log, 'req_000003').response).toEqual({ status: 0, kind: 'drop', headers: {} });
 
     // Large bodies also count against a byte budget: the oldest go first, the newest always stays.
-    const small = createExchangeDetails(10, 100_000);
-    for (const n of [1, 2, 3])
-      small.record(exchange(`req_00000${n}`, long), { kind: 'empty', status: 204 }, {}, DEFAULT_REDACTION);
-    expect(small.size).toBe(1);
-    expect(small.get('req_000003').request.body?.truncated).toBe(true);
+    const small = createEventLog(5000, { details: 10, detailBytes: 100_000 });
+    for (const n of [1, 2, 3]) append(small, `req_00000${n}`, { kind: 'empty', status: 204 }, long);
+    expect(small.detailed.size).toBe(1);
+    expect(showExchange(small, 'req_000003').request.body?.truncated).toBe(true);
+
+    // A new world starts its request ids again: the old ones' details go with it.
+    small.append({ kind: 'control', time: 0, action: 'reset' });
+    expect(small.detailed.size).toBe(0);
+    expect(() => showExchange(small, 'req_000003')).toThrow('No exchange req_000003 in this partition');
   });
 
   it('forgets them when the partition restarts, as its request ids start again', async () => {

@@ -102,8 +102,19 @@ describe('proxy mode', () => {
     expect(journal.body.entries.at(-1)).toMatchObject({
       operationId: 'v2.session.compact',
       layer: 'upstream',
-      violations: ['status 503 is not declared by v2.session.compact'],
+      violations: [{ side: 'response', in: 'status', message: 'status 503 is not declared by v2.session.compact' }],
     });
+    // The exchange details carry them as the journal line does, and coverage counts them by place.
+    const id = res.headers['x-sim-request-id'] as string;
+    const detail = await request(app).get(`/__sim/exchanges/${id}`).expect(200);
+    expect(detail.body.violations).toEqual(journal.body.entries.at(-1).violations);
+    const coverage = await request(app).get('/__sim/coverage');
+    const compact = coverage.body.operations.find(
+      (o: { operationId: string }) => o.operationId === 'v2.session.compact',
+    );
+    expect(compact.violations).toEqual([{ side: 'response', in: 'status', count: 1 }]);
+    expect(coverage.body.summary.violatedOperations).toBeGreaterThanOrEqual(1);
+    expect(coverage.body.summary.line).toMatch(/, spec violations in \d+ operations?$/);
   });
 
   it('forwards requests the spec does not know, and bad ones, noting both', async () => {
@@ -114,8 +125,11 @@ describe('proxy mode', () => {
     expect(bad.status).toBe(204);
     expect(seen.map((s) => s.url)).toEqual(['/api/session', '/api/session/xyz/agent']);
     const entries = (await request(app).get('/__sim/journal')).body.entries.slice(-2);
-    expect(entries[0].violations).toEqual(['request: no operation of the spec matches']);
-    expect(entries[1].violations.join(' ')).toMatch(/request: Path parameter "sessionID" must match the pattern \^ses/);
+    expect(entries[0].violations).toEqual([
+      { side: 'request', in: 'route', message: 'no operation of the spec matches' },
+    ]);
+    expect(entries[1].violations[0]).toMatchObject({ side: 'request', in: 'path', field: 'sessionID' });
+    expect(entries[1].violations[0].message).toMatch(/^Path parameter "sessionID" must match the pattern \^ses/);
   });
 
   it('streams server-sent events through as they come', async () => {

@@ -5,12 +5,13 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
+import type { Violation } from '../../src/openapi/violation.js';
 import { realServerAvailable, startRealServer, type RealServer } from '../support/real-server.js';
 
 interface Entry {
   operationId?: string;
   status: number;
-  violations?: string[];
+  violations?: Violation[];
 }
 
 describe.skipIf(!realServerAvailable())('proxy in front of the real server', () => {
@@ -55,10 +56,16 @@ describe.skipIf(!realServerAvailable())('proxy in front of the real server', () 
     const byOperation = (id: string) => entries.find((e) => e.operationId === id);
     // Known drift of this older server: compact is stubbed (503), permissions add `effect`.
     expect(compact.status).toBe(503);
-    expect(byOperation('v2.session.compact')?.violations).toEqual(['status 503 is not declared by v2.session.compact']);
+    expect(byOperation('v2.session.compact')?.violations).toEqual([
+      { side: 'response', in: 'status', message: 'status 503 is not declared by v2.session.compact' },
+    ]);
     expect(permission.body.data).toHaveProperty('effect');
-    expect(byOperation('v2.session.permission.create')?.violations).toEqual(['data.effect is not an allowed field']);
+    expect(byOperation('v2.session.permission.create')?.violations).toEqual([
+      { side: 'response', in: 'body', field: 'data.effect', message: 'data.effect is not an allowed field' },
+    ]);
     expect(byOperation('v2.session.switchAgent')?.violations).toBeUndefined();
-    expect(entries[0]?.violations).toEqual(['request: no operation of the spec matches']);
+    expect(entries[0]?.violations).toEqual([
+      { side: 'request', in: 'route', message: 'no operation of the spec matches' },
+    ]);
   }, 60_000);
 });

@@ -27,7 +27,7 @@ describe('message cursors', () => {
   it('forbids combining cursor and order, and names the cursor', () => {
     const cursor = encodeCursor({ id: 'msg_1', order: 'asc', direction: 'previous' });
     expect(checkMessageQuery({ cursor, order: 'asc' })).toEqual([
-      { in: 'query', field: 'cursor', message: 'Cursor cannot be combined with order' },
+      { side: 'request', in: 'query', field: 'cursor', message: 'Cursor cannot be combined with order' },
     ]);
     expect(checkMessageQuery({ cursor })).toEqual([]);
     expect(checkMessageQuery({ order: 'asc' })).toEqual([]);
