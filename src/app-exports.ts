@@ -4,6 +4,6 @@
  * subpath of its own: the main entry stays free of them for test authors who only start a simulator.
  */
 export { createApp, createPipeline, createSimulator, type SimApp, type Simulator, type PipelineDeps } from './app.js';
-export { startServer, type RunningSimulator } from './http/server.js';
+export { startServer, type RunningSimulator } from './server.js';
 export { loadSpec, type SpecIndex, type OperationDefinition } from './openapi/openapi.js';
 export { checkAnswer } from './openapi/answer-check.js';

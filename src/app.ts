@@ -22,7 +22,8 @@ import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
-import { createPartitions, type Partition, type Partitions } from './control/partitions.js';
+import { partitionReaders } from './control/readers.js';
+import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
   SimInternalError,
@@ -108,14 +109,13 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
   const partitions = createPartitions({
-    spec,
     kinds: KINDS,
     seed: config.seed,
     realTime: config.realTime,
     initial,
     max: config.maxPartitions,
-    maxSubscribers: config.maxSubscribers,
     project,
+    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers }),
   });
   // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
   // it is the source, the mock (a real server or its recording answers otherwise).

@@ -3,10 +3,10 @@
  * naming the setting; nothing runs half-configured.
  */
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './http/auth.js';
+import { DEFAULT_SPEC_PATH } from './openapi/openapi.js';
+import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './credentials.js';
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../spec/session-agent.openapi.yaml', import.meta.url));
+export { DEFAULT_SPEC_PATH };
 
 export interface SimOptions {
   /** Listen port for the CLI; 0 picks a free one. */

@@ -15,6 +15,6 @@ export * from './errors.js';
 export type { CoverageReport } from './control/coverage.js';
 export type { JournalEntry } from './control/journal.js';
 export type { Violation } from './openapi/violation.js';
-export type { RuleListing } from './control/rule-store.js';
+export type { RuleListing } from './state/rule-store.js';
 export type { DomainEvent, EventType, EventCatalog } from './state/events.js';
 export type { LogEntry } from './state/log.js';

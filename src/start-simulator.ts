@@ -5,7 +5,7 @@
  */
 import { connectSimulator, type SimulatorHandle } from './client/simulator-handle.js';
 import type { SimOptions } from './config.js';
-import { startServer } from './http/server.js';
+import { startServer } from './server.js';
 
 /**
  * Everything `SimOptions` takes. Of note for tests: `auth: 'user:password'` makes the API ask for credentials

@@ -5,8 +5,8 @@
 import { ConfigError, type SimOptions } from '../config.js';
 import { SimScenarioNotFoundError } from '../errors.js';
 import { ScenarioError } from '../scenarios/definition.js';
-import { readCredentials } from '../http/auth.js';
-import { startServer } from '../http/server.js';
+import { readCredentials } from '../credentials.js';
+import { startServer } from '../server.js';
 import { withoutCredentials } from '../recordings/redact.js';
 import { redaction, type Values } from './parse.js';
 import { isOption } from './commands.js';

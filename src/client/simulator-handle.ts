@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { CoverageReport } from '../control/coverage.js';
 import type { JournalEntry } from '../control/journal.js';
-import type { RuleListing } from '../control/rule-store.js';
+import type { RuleListing } from '../state/rule-store.js';
 import { isScenarioPath } from '../scenarios/scenario-library.js';
 import type { LogEntry } from '../state/log.js';
 

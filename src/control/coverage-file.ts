@@ -6,7 +6,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { coverageReport, mergeCounts, type CoverageReport } from './coverage.js';
-import type { Partitions } from './partitions.js';
+import type { Partitions } from '../state/partitions.js';
 
 export function writeCoverageFile(file: string, partitions: Partitions, spec: SpecIndex): CoverageReport {
   const all = partitions.list();

@@ -20,7 +20,7 @@ import type { SpecIndex } from '../openapi/openapi.js';
 import { hintOf, safeDecode } from '../openapi/router.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
-import type { Partition, Partitions } from './partitions.js';
+import type { Partition, Partitions } from '../state/partitions.js';
 import { addRuntimeRule, listRules } from './runtime-rules.js';
 
 export const CONTROL_PREFIX = '/__sim';

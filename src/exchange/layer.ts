@@ -3,7 +3,7 @@
  * the shape of a layer. The pipeline asks each layer in turn; one with nothing to say returns undefined and
  * the next is asked.
  */
-import type { Partition } from '../control/partitions.js';
+import type { Partition } from '../state/partitions.js';
 import type { OperationDefinition } from '../openapi/openapi.js';
 import type { Preferences } from '../layers/preferences.js';
 import type { Answer, Exchange } from './exchange.js';

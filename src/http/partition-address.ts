@@ -4,7 +4,7 @@
  * URL). The prefix is taken off the path, so everything after ingest (control routes, routing, forwarding
  * upstream) sees the path the client meant.
  */
-import type { Partition, Partitions } from '../control/partitions.js';
+import type { Partition, Partitions } from '../state/partitions.js';
 import { safeDecode } from '../openapi/router.js';
 import type { IncomingExchange } from './io.js';
 import type { Exchange } from '../exchange/exchange.js';

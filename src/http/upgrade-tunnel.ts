@@ -8,7 +8,8 @@ import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as connectTls } from 'node:tls';
 import { UnauthorizedError } from '../errors.js';
-import { isAuthorized, type Credentials } from './auth.js';
+import type { Credentials } from '../credentials.js';
+import { isAuthorized } from './auth.js';
 import { requestTarget } from './io.js';
 import { endSocketWith, endSocketWithJson } from './socket-answer.js';
 

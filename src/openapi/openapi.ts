@@ -5,10 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
-import { DEFAULT_SPEC_PATH } from '../config.js';
 import { cachedJson } from '../load-cache.js';
+
+export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/session-agent.openapi.yaml', import.meta.url));
 
 const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';

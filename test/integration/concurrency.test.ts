@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { startServer, type RunningSimulator } from '../../src/http/server.js';
+import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording, type Interaction } from '../../src/recordings/format.js';
 import { send, sendTogether, startUpstream, type Outgoing, type Reply, type Upstream } from '../support/loopback.js';
 

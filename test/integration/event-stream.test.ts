@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/http/server.js';
+import { startServer } from '../../src/server.js';
 import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
 import type { Simulator as SimulatorCore } from '../../src/app.js';
 import { eventProblems } from '../support/spec-validator.js';

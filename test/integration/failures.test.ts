@@ -3,7 +3,8 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createPipeline } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
-import { createPartitions } from '../../src/control/partitions.js';
+import { partitionReaders } from '../../src/control/readers.js';
+import { createPartitions } from '../../src/state/partitions.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import { SES } from '../support/requests.js';
@@ -15,7 +16,7 @@ async function pipelineWithBrokenResponder() {
     config: resolveConfig({ log: (line) => logged.push(line) }),
     spec,
     partitions: createPartitions({
-      spec,
+      ...partitionReaders({ spec, kinds: KINDS, seed: 'test' }),
       kinds: KINDS,
       seed: 'test',
       realTime: false,

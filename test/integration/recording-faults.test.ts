@@ -16,7 +16,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { ConfigError } from '../../src/config.js';
-import { startServer } from '../../src/http/server.js';
+import { startServer } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { freePort } from '../support/ports.js';
 

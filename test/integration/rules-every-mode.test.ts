@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimOptions } from '../../src/config.js';
-import { startServer, type RunningSimulator } from '../../src/http/server.js';
+import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

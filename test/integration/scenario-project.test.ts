@@ -7,7 +7,7 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { startServer, type RunningSimulator } from '../../src/http/server.js';
+import { startServer, type RunningSimulator } from '../../src/server.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { PROJECT_ID } from '../support/requests.js';
 

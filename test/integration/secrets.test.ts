@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/version.js';
 import type { SimOptions } from '../../src/config.js';
 import { scenarioFrom } from '../../src/derive/scenario-from.js';
-import { startServer, type RunningSimulator } from '../../src/http/server.js';
+import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { toHar } from '../../src/recordings/har.js';
 import { loadSpec } from '../../src/openapi/openapi.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPartitions } from '../../src/control/partitions.js';
+import { partitionReaders } from '../../src/control/readers.js';
+import { createPartitions } from '../../src/state/partitions.js';
 import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import type { AcceptedRequest } from '../../src/exchange/layer.js';
@@ -16,7 +17,7 @@ describe('scenarioRuleLayer', () => {
       spec,
     );
     const partition = createPartitions({
-      spec,
+      ...partitionReaders({ spec, kinds: KINDS, seed: 'demo' }),
       kinds: KINDS,
       seed: 'demo',
       realTime: false,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPartitions, type Partition } from '../../../src/control/partitions.js';
+import { partitionReaders } from '../../../src/control/readers.js';
+import { createPartitions, type Partition } from '../../../src/state/partitions.js';
 import type { AcceptedRequest } from '../../../src/exchange/layer.js';
 import { explain, runtimeRuleLayer, scenarioRuleLayer } from '../../../src/layers/rules.js';
 import { projectContext } from '../../../src/openapi/location.js';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 function partitionWith(rules: string[]): Partition {
   const text = `name: demo\nsessions:\n  - id: ${SES}\nrules:\n${rules.map((r) => `  - ${r}\n`).join('')}`;
   return createPartitions({
-    spec,
+    ...partitionReaders({ spec, kinds: KINDS, seed: 'demo' }),
     kinds: KINDS,
     seed: 'demo',
     realTime: false,

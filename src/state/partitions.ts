@@ -1,7 +1,7 @@
 /**
  * Partitions: isolated copies of the simulated world, so parallel test workers sharing one simulator never
- * meet. Each has its own engine (world, clock with timers, log), journal, coverage, run-time rules and
- * replay cursors; a request picks one by `X-Sim-Partition: NAME` or a `/__partition/NAME/` path prefix, and
+ * meet. Each has its own engine (world, clock with timers, log), run-time rules and replay cursors, and the
+ * readers of its log (journal, coverage, event stream) that the composition root attaches; a request picks one by `X-Sim-Partition: NAME` or a `/__partition/NAME/` path prefix, and
  * requests naming none use `default`. A partition is created from the default partition's current scenario
  * on first use; their number is capped because each holds a world.
  */
@@ -9,19 +9,16 @@ import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundErro
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ProjectContext } from '../openapi/location.js';
-import type { SpecIndex } from '../openapi/openapi.js';
-import { createEngine, type Engine } from '../state/engine.js';
-import type { ControlAction } from '../state/log.js';
-import { createEventStream, type EventStream } from '../stream/event-stream.js';
-import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
-import { createCoverage, type Coverage } from './coverage.js';
-import { createJournal, type Journal } from './journal.js';
-import { createLiveQuota } from './live.js';
+import type { Coverage } from '../control/coverage.js';
+import type { Journal } from '../control/journal.js';
+import type { EventStream } from '../stream/event-stream.js';
+import type { StreamQuota } from '../stream/stream-quota.js';
+import { createEngine, type Engine } from './engine.js';
+import type { ControlAction } from './log.js';
 import { createRuleStore, type RuleStore } from './rule-store.js';
 
 export const DEFAULT_PARTITION = 'default';
 export const DEFAULT_MAX_PARTITIONS = 256;
-export const DEFAULT_MAX_SUBSCRIBERS = 500;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface Partition extends Engine {
@@ -61,30 +58,31 @@ export interface Partitions {
   dispose(): void;
 }
 
+/** What reads a partition's log: attached to each partition as it is created. */
+export interface PartitionReaders {
+  readonly journal: Journal;
+  readonly coverage: Coverage;
+  readonly events: EventStream;
+}
+
 export interface PartitionsOptions {
-  spec: SpecIndex;
   kinds: KindCatalog;
   seed: string;
   realTime: boolean;
   initial: ScenarioDefinition | undefined;
   max?: number;
-  /** Event-stream subscribers open at once, over all partitions. */
-  maxSubscribers?: number;
   /** The simulator's project, served by every partition whose scenario declares none. */
   project: ProjectContext;
+  /** The caps on long-lived streams, over all partitions: API event subscribers and inspector pages. */
+  streams: { readonly subscribers: StreamQuota; readonly live: StreamQuota };
+  /** The readers of a new partition's log; `project` is the project it serves now. */
+  readers(engine: Engine, project: () => ProjectContext): PartitionReaders;
 }
 
 export function createPartitions(options: PartitionsOptions): Partitions {
   const max = options.max ?? DEFAULT_MAX_PARTITIONS;
   const partitions = new Map<string, Partition>();
-  const streams = {
-    subscribers: createStreamQuota(
-      'event-stream subscribers',
-      options.maxSubscribers ?? DEFAULT_MAX_SUBSCRIBERS,
-      'Close event streams you no longer read (each GET /api/event holds one until it disconnects), or start with a higher maxSubscribers',
-    ),
-    live: createLiveQuota(),
-  };
+  const { streams } = options;
 
   const create = (name: string, definition: ScenarioDefinition | undefined): Partition => {
     const engine = createEngine({
@@ -104,18 +102,11 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
-    const events = createEventStream(engine, {
-      project,
-      seed: options.seed,
-      kinds: options.kinds,
-      quota: streams.subscribers,
-    });
+    const readers = options.readers(engine, project);
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,
-      events,
-      journal: createJournal(engine.log),
-      coverage: createCoverage(engine.log, options.spec, () => engine.scenario, options.kinds),
+      ...readers,
       rules,
       replayCursors,
       project,
@@ -129,7 +120,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
         engine.use(next, why);
       },
       dispose() {
-        events.dispose();
+        readers.events.dispose();
         disposeEngine();
       },
     };

@@ -4,13 +4,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { answerUncaught, createSimulator, type PipelineDeps, type Simulator } from '../app.js';
-import type { SimOptions } from '../config.js';
-import { writeCoverageFile } from '../control/coverage-file.js';
-import { parseScenario } from '../scenarios/load-scenario.js';
-import { watchScenarioFile, type ScenarioWatchHandlers } from '../scenarios/watch.js';
-import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './socket-answer.js';
-import { handleUpgrades } from './upgrade-tunnel.js';
+import { answerUncaught, createSimulator, type PipelineDeps, type Simulator } from './app.js';
+import type { SimOptions } from './config.js';
+import { writeCoverageFile } from './control/coverage-file.js';
+import { parseScenario } from './scenarios/load-scenario.js';
+import { watchScenarioFile, type ScenarioWatchHandlers } from './scenarios/watch.js';
+import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './http/socket-answer.js';
+import { handleUpgrades } from './http/upgrade-tunnel.js';
 
 export interface RunningSimulator {
   url: string;
