@@ -4,13 +4,13 @@
  * world they make at the start.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/scenarios/definition.js';
-import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { projectContext } from '../../src/openapi/location.js';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { scenarioProblems } from '../support/scenario-problems.js';
-import { createWorld } from '../../src/state/world.js';
-import { KINDS } from '../../src/kinds/registry.js';
+import { ScenarioError } from '../../../src/scenarios/definition.js';
+import { loadScenarioObject, parseScenario } from '../../../src/scenarios/load-scenario.js';
+import { projectContext } from '../../../src/openapi/location.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { scenarioProblems } from '../../support/scenario-problems.js';
+import { createWorld } from '../../../src/state/world.js';
+import { KINDS } from '../../../src/kinds/registry.js';
 
 const START = Date.parse('2026-11-22T09:00:00Z');
 const INSTANT =

@@ -5,19 +5,19 @@
  */
 import type { V2Event } from '@opencode-ai/sdk/v2/types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../src/exchange/layer.js';
-import { SessionBusyError } from '../../src/errors.js';
-import { KINDS } from '../../src/kinds/registry.js';
-import { pageMessages } from '../../src/kinds/session/message-page.js';
-import { generateTurn } from '../../src/kinds/session/generated-turn.js';
-import { ScenarioError } from '../../src/scenarios/definition.js';
-import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { projectContext } from '../../src/openapi/location.js';
-import { createEngine, type Engine } from '../../src/state/engine.js';
-import type { DomainEvent, EventCatalog } from '../../src/state/events.js';
-import { createRandom } from '../../src/state/random.js';
-import { eventProblems } from '../support/spec-validator.js';
+import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
+import { SessionBusyError } from '../../../../src/errors.js';
+import { KINDS } from '../../../../src/kinds/registry.js';
+import { pageMessages } from '../../../../src/kinds/session/message-page.js';
+import { generateTurn } from '../../../../src/kinds/session/generated-turn.js';
+import { ScenarioError } from '../../../../src/scenarios/definition.js';
+import { loadScenarioObject, parseScenario } from '../../../../src/scenarios/load-scenario.js';
+import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
+import { projectContext } from '../../../../src/openapi/location.js';
+import { createEngine, type Engine } from '../../../../src/state/engine.js';
+import type { DomainEvent, EventCatalog } from '../../../../src/state/events.js';
+import { createRandom } from '../../../../src/state/random.js';
+import { eventProblems } from '../../../support/spec-validator.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const OTHER = 'ses_dfc5ad9f0ffeQm3LpX8vT2bNcR';

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { ScenarioError, type ScenarioDefinition } from '../../src/scenarios/definition.js';
-import { parseScenario } from '../../src/scenarios/load-scenario.js';
-import { readRuntimeRule } from '../../src/scenarios/read-rule.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { ScenarioError, type ScenarioDefinition } from '../../../src/scenarios/definition.js';
+import { parseScenario } from '../../../src/scenarios/load-scenario.js';
+import { readRuntimeRule } from '../../../src/scenarios/read-rule.js';
 
 const SESSION = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const START = Date.parse('2026-11-22T09:00:00Z');

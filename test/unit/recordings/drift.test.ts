@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { driftReport, formatDrift } from '../../src/recordings/drift.js';
-import type { Interaction } from '../../src/recordings/format.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { driftReport, formatDrift } from '../../../src/recordings/drift.js';
+import type { Interaction } from '../../../src/recordings/format.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { headerDocument, interactionDocument, type Interaction } from '../../src/recordings/format.js';
-import { fromHar, toHar, type Har } from '../../src/recordings/har.js';
-import { nockRecording } from '../../src/recordings/nock-interceptors.js';
-import { DEFAULT_REDACTION } from '../../src/recordings/redact.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { headerDocument, interactionDocument, type Interaction } from '../../../src/recordings/format.js';
+import { fromHar, toHar, type Har } from '../../../src/recordings/har.js';
+import { nockRecording } from '../../../src/recordings/nock-interceptors.js';
+import { DEFAULT_REDACTION } from '../../../src/recordings/redact.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { loadSpec } from '../../src/openapi/openapi.js';
-import { createRandom } from '../../src/state/random.js';
-import { generateMessages } from '../../src/kinds/session/generate-messages.js';
+import { loadSpec } from '../../../../src/openapi/openapi.js';
+import { createRandom } from '../../../../src/state/random.js';
+import { generateMessages } from '../../../../src/kinds/session/generate-messages.js';
 
 it('generates messages of every kind it knows that the spec accepts', async () => {
   const spec = await loadSpec();

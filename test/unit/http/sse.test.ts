@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseChannel } from '../../src/http/sse.js';
+import { createSseChannel } from '../../../src/http/sse.js';
 
 async function read(channel: ReturnType<typeof createSseChannel>): Promise<string> {
   let text = '';

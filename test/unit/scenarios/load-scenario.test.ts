@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { scenarioProblems } from '../support/scenario-problems.js';
-import { ScenarioError, type ScenarioDefinition } from '../../src/scenarios/definition.js';
-import { loadScenarioObject, parseScenario } from '../../src/scenarios/load-scenario.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { scenarioProblems } from '../../support/scenario-problems.js';
+import { ScenarioError, type ScenarioDefinition } from '../../../src/scenarios/definition.js';
+import { loadScenarioObject, parseScenario } from '../../../src/scenarios/load-scenario.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -127,7 +127,7 @@ describe('parseScenario rules', () => {
 });
 
 describe('loadScenarioObject', () => {
-  const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+  const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
   function objectProblems(value: unknown, label?: string): string {
     try {

@@ -4,14 +4,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KINDS } from '../../src/kinds/registry.js';
-import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { createClock, DEFAULT_START } from '../../src/state/clock.js';
-import { createEngine } from '../../src/state/engine.js';
-import type { DomainEvent } from '../../src/state/events.js';
+import { KINDS } from '../../../src/kinds/registry.js';
+import { loadScenarioFile } from '../../../src/scenarios/load-scenario.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { createClock, DEFAULT_START } from '../../../src/state/clock.js';
+import { createEngine } from '../../../src/state/engine.js';
+import type { DomainEvent } from '../../../src/state/events.js';
 
-const scenario = (name: string) => fileURLToPath(new URL(`../../scenarios/${name}.yaml`, import.meta.url));
+const scenario = (name: string) => fileURLToPath(new URL(`../../../scenarios/${name}.yaml`, import.meta.url));
 let spec: SpecIndex;
 beforeAll(async () => {
   spec = await loadSpec();

@@ -3,10 +3,10 @@
  * spec's `V2Event` lists, and every listed type names its source.
  */
 import { describe, expect, it } from 'vitest';
-import { KINDS } from '../../src/kinds/registry.js';
-import { createSequenceCounter, isPublished, publish } from '../../src/stream/publication.js';
-import type { DomainEvent, EventCatalog, EventType } from '../../src/state/events.js';
-import { spec } from '../support/spec-validator.js';
+import { KINDS } from '../../../src/kinds/registry.js';
+import { createSequenceCounter, isPublished, publish } from '../../../src/stream/publication.js';
+import type { DomainEvent, EventCatalog, EventType } from '../../../src/state/events.js';
+import { spec } from '../../support/spec-validator.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareAnswers, createCorrespondence, translate } from '../../src/derive/compare.js';
-import { formatDuration, instant } from '../../src/derive/parts.js';
+import { compareAnswers, createCorrespondence, translate } from '../../../src/derive/compare.js';
+import { formatDuration, instant } from '../../../src/derive/parts.js';
 
 const options = { toleranceMs: 1000 };
 const cursor = (id: string) =>

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
-import { findOperation } from '../../src/openapi/router.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
+import { findOperation } from '../../../src/openapi/router.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {

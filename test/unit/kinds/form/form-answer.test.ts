@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFormAnswer, isFieldActive, type FormField } from '../../src/kinds/form/form-answer.js';
+import { checkFormAnswer, isFieldActive, type FormField } from '../../../../src/kinds/form/form-answer.js';
 
 const check = (fields: FormField[], answer: Record<string, unknown>) => checkFormAnswer({ fields }, answer);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest, editDistance } from '../../src/text/closest.js';
+import { closest, editDistance } from '../../../src/text/closest.js';
 
 const COMMANDS = ['mock', 'proxy', 'record', 'replay', 'validate', 'drift', 'har-export', 'har-import', 'help'];
 

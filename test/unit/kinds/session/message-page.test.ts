@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../src/openapi/message-cursor.js';
+import { decodeCursor, encodeCursor } from '../../../../src/openapi/message-cursor.js';
 import {
   pageMessages,
   type MessagePage,
   type PagedMessage,
   type PageQuery,
-} from '../../src/kinds/session/message-page.js';
+} from '../../../../src/kinds/session/message-page.js';
 
 interface TestMessage extends PagedMessage {
   text: string;
