@@ -4,7 +4,6 @@
  * on one line so a long listing stays readable.
  */
 import { Document, isMap, isScalar, isSeq, visit, type Node } from 'yaml';
-import { SINGLE } from './infer.js';
 import { provenance, SECTIONS, type Draft, type Json } from './parts.js';
 
 export function emitScenario(scenario: Json, draft: Draft, header: string[]): string {
@@ -12,11 +11,12 @@ export function emitScenario(scenario: Json, draft: Draft, header: string[]): st
   const doc = new Document(scenario, { aliasDuplicateObjects: false });
   doc.commentBefore = header.map((line) => ` ${line}`).join('\n');
   for (const section of SECTIONS) {
-    const parts = draft[section];
-    if (!parts.length || !(section in scenario)) continue;
+    const parts = draft[section] ?? [];
+    if (!parts[0] || !(section in scenario)) continue;
     const texts = parts.map(provenance);
-    // Parts read from the same interactions (every integration of one listing) say so once, on the section.
-    if (SINGLE.has(section) || texts.every((t) => t === texts[0])) {
+    // A whole section, and parts read from the same interactions (every integration of one listing), say
+    // where they came from once, on the section.
+    if (parts[0].whole || texts.every((t) => t === texts[0])) {
       const pair = isMap(doc.contents)
         ? doc.contents.items.find((p) => isScalar(p.key) && p.key.value === section)
         : undefined;

@@ -16,8 +16,8 @@ import type { Path } from '../scenarios/format.js';
 import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
 import type { IdFactory, Random } from '../state/random.js';
 import type { World, WorldTables } from '../state/world.js';
-import type { Draft, Json } from '../derive/parts.js';
 import type { Timeline as RecordedTimeline } from '../derive/timeline.js';
+import type { DraftSoFar, Inferred, Json } from './draft.js';
 
 export type { Json };
 
@@ -130,6 +130,10 @@ export interface Kind {
   readonly appliers?: Appliers;
   readonly timeline?: Timeline;
   readonly publication?: Publication;
-  /** scenario-from: what a recording shows of this kind, added to the draft scenario. */
-  infer?(recording: RecordedTimeline, draft: Draft): void;
+  /**
+   * scenario-from: what a recording shows of this kind, as parts by section, appended to the draft scenario.
+   * It reads the draft as inferred so far (the project, the kinds before it in the registry) and may add to
+   * their sections what its own parts name but they did not declare (a form's session).
+   */
+  infer?(recording: RecordedTimeline, draft: DraftSoFar): Inferred;
 }

@@ -1,7 +1,7 @@
 /**
  * Every resource kind the simulator models, in the order a scenario lists their sections (a kind may refer to
- * those before it: a form to its session, an attempt to its integration). Adding a kind is its folder and
- * one line here.
+ * those before it: a form to its session, an attempt to its integration; scenario-from infers them in this
+ * order too, so a kind finds those it refers to already inferred). Adding a kind is its folder and one line here.
  */
 import { attempt } from './attempt/attempt.js';
 import { catalogOf } from './catalog.js';

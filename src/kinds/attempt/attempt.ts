@@ -10,6 +10,7 @@ import { undeclared } from '../../text/closest.js';
 import { answered, changeState, itemsOf, locationAnswer } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import { inferAttempts } from './infer.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
 
 /** OAuth attempts expire ten minutes after creation, as on the real server. */
@@ -184,4 +185,6 @@ export const attempt: Kind = {
     // A poll is a request, answered; nothing changed that a subscriber needs.
     internal: ['integration.attempt.polled'],
   },
+
+  infer: inferAttempts,
 };

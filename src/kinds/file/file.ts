@@ -13,6 +13,7 @@ import type { Kind } from '../kind.js';
 import { absoluteDirectory, within } from '../location.js';
 import { buildFileTree } from './file-tree.js';
 import { format } from './format.js';
+import { inferFiles } from './infer.js';
 
 /** The key of a directory in the scenario's file tree: relative to the project, '' for its root, else ending in '/'. */
 function treeKey(project: ProjectContext, absolute: string): string {
@@ -56,4 +57,6 @@ export const file: Kind = {
       return answered(jsonAnswer(200, { location, data: listDirectory(world, project, request, location) }));
     },
   },
+
+  infer: inferFiles,
 };

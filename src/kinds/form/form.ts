@@ -12,6 +12,7 @@ import { answered, changeState, itemsOf, NO_CONTENT, reportDuplicates } from '..
 import type { Kind } from '../kind.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
 import { condition, format } from './format.js';
+import { inferForms } from './infer.js';
 import type { FormDefinition, FormState, FormStatus } from './types.js';
 
 function formOf(world: World, id: string): FormState | undefined {
@@ -149,4 +150,6 @@ export const form: Kind = {
       return [];
     },
   },
+
+  infer: inferForms,
 };

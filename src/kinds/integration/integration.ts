@@ -7,6 +7,7 @@ import { draft } from '../../state/events.js';
 import { answered, itemsOf, locationAnswer, NO_CONTENT } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { format } from './format.js';
+import { inferIntegrations } from './infer.js';
 import type { IntegrationRecord } from './types.js';
 
 export const integration: Kind = {
@@ -96,6 +97,8 @@ export const integration: Kind = {
     // integration.connection.updated follows it.
     internal: ['integration.credential.connected', 'credential.relabelled'],
   },
+
+  infer: inferIntegrations,
 };
 
 export type { Json };

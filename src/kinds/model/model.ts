@@ -5,6 +5,7 @@
 import { answered, locationAnswer } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { format } from './format.js';
+import { inferModel } from './infer.js';
 
 export const model: Kind = {
   name: 'model',
@@ -22,4 +23,6 @@ export const model: Kind = {
       return model ? answered(locationAnswer(request, context, model)) : undefined;
     },
   },
+
+  infer: inferModel,
 };

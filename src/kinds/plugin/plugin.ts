@@ -5,6 +5,7 @@
 import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
+import { inferPlugins } from './infer.js';
 
 export const plugin: Kind = {
   name: 'plugin',
@@ -25,4 +26,6 @@ export const plugin: Kind = {
       );
     },
   },
+
+  infer: inferPlugins,
 };

@@ -13,6 +13,7 @@ import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { absoluteDirectory } from '../location.js';
 import { format } from './format.js';
+import { inferProjectCopy } from './infer.js';
 import type { ProjectCopyDefinition } from './types.js';
 
 const ADJECTIVES = ['kind', 'quiet', 'brave', 'calm', 'bright', 'swift', 'gentle', 'bold'] as const;
@@ -66,4 +67,6 @@ export const projectCopy: Kind = {
     // project.directories.updated follows it.
     internal: ['project.copy.created'],
   },
+
+  infer: inferProjectCopy,
 };

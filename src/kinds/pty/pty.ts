@@ -11,6 +11,7 @@ import { answered, itemsOf, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { absoluteDirectory } from '../location.js';
 import { format } from './format.js';
+import { inferPtys } from './infer.js';
 import type { PtyDefinition, PtyState } from './types.js';
 
 /** Shells the real server starts as login shells (it appends `-l` to their args). */
@@ -129,4 +130,6 @@ export const pty: Kind = {
       return [draft('pty.exited', { id, exitCode: 0 })];
     },
   },
+
+  infer: inferPtys,
 };

@@ -8,6 +8,7 @@ import { answered, itemsOf } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { absoluteDirectory, within } from '../location.js';
 import { format } from './format.js';
+import { inferReferences } from './infer.js';
 
 export const reference: Kind = {
   name: 'reference',
@@ -29,4 +30,6 @@ export const reference: Kind = {
       return answered(jsonAnswer(200, { location, data: here ? context.world.scenario.references : [] }));
     },
   },
+
+  infer: inferReferences,
 };

@@ -17,6 +17,7 @@ import type { World } from '../../state/world.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { HandlerContext, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import { inferSessions } from './infer.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 import { sessionPublication } from './publication.js';
 import { readSessions } from './read.js';
@@ -302,4 +303,6 @@ export const session: Kind = {
       return state ? fireTurns(world, state, now) : [];
     },
   },
+
+  infer: inferSessions,
 };

@@ -10,6 +10,7 @@ import type { World } from '../../state/world.js';
 import { answered, changeState, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import { inferShells } from './infer.js';
 import type { ShellDefinition, ShellState, ShellStatus } from './types.js';
 
 /** The command as the API shows it (`ShellCommand`); a command with no `cwd` runs in the project directory. */
@@ -186,4 +187,6 @@ export const shell: Kind = {
       },
     },
   },
+
+  infer: inferShells,
 };

@@ -1,10 +1,20 @@
 /**
  * Sessions from traffic: which exist and since when, the messages their listings showed that the recorded
  * requests did not make, the questions answered, the revert staged, the windows in which they refused as
- * busy, and the agent turns their event streams carried.
+ * busy, and the agent turns their event streams carried (scenario-from, the session kind's part).
  */
-import { between, dataOf, formatDuration, isObject, tagOf, trusted, type Json, type Part } from './parts.js';
-import type { Step, TimedEvent, Timeline } from './timeline.js';
+import type { Step, TimedEvent, Timeline } from '../../derive/timeline.js';
+import {
+  between,
+  dataOf,
+  formatDuration,
+  isObject,
+  tagOf,
+  trusted,
+  type Inferred,
+  type Json,
+  type Part,
+} from '../draft.js';
 
 interface SessionSeen {
   id: string;
@@ -28,7 +38,7 @@ const MADE_BY: Record<string, string> = {
   synthetic: 'v2.session.synthetic',
 };
 
-export function inferSessions(timeline: Timeline): { sessions: Part[]; turns: Part[] } {
+export function inferSessions(timeline: Timeline): Inferred {
   const seen = new Map<string, SessionSeen>();
   const get = (id: string) => {
     let s = seen.get(id);

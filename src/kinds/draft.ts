@@ -1,0 +1,89 @@
+/**
+ * What a kind's scenario-from inference works with: the parts of a draft scenario, each with the interactions
+ * (and events) it came from, and the helpers that read a recorded answer and write its time. Here rather than
+ * in src/derive/ so the kinds can use them without loading derive, which loads the registry of kinds.
+ */
+import type { Step, TimedEvent, Timeline } from '../derive/timeline.js';
+
+export type Json = Record<string, unknown>;
+
+export interface Part {
+  value: unknown;
+  /** The interactions it was read from. */
+  from: Step[];
+  /** Events that placed it in time. */
+  events?: TimedEvent[];
+  /** What else a reader should know (how a lifecycle was read). */
+  note?: string;
+  /**
+   * The section's one part, its value the whole section (a list of names, a record), not one item of a list:
+   * the scenario takes the value as it is, and its provenance is said once, on the section.
+   */
+  whole?: boolean;
+}
+
+/**
+ * A scenario being inferred, section by section: `project` (the scenario's own), then each kind's sections
+ * in the registry's order, then `rules`; each holds parts (one per item, or one `whole` part).
+ */
+export type Draft = { project: Part[]; rules: Part[]; [section: string]: Part[] };
+
+/** What a kind's inference reads: the sections inferred so far (`project` first, then the kinds before it). */
+export type DraftSoFar = { readonly project: readonly Part[]; readonly [section: string]: readonly Part[] };
+
+/** What a kind's inference adds: parts by section, appended to the draft's (its own, or a kind's before it). */
+export type Inferred = { [section: string]: Part[] };
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The answer's `data` when it is the API's envelope. */
+export function dataOf(step: Step): unknown {
+  return isObject(step.answer) ? step.answer.data : undefined;
+}
+
+export function tagOf(step: Step): string | undefined {
+  return isObject(step.answer) && typeof step.answer._tag === 'string' ? step.answer._tag : undefined;
+}
+
+/** A recorded answer the spec declares (status and body): safe to read the world from. */
+export function trusted(step: Step): boolean {
+  return step.operation !== undefined && step.answerProblems.length === 0 && !step.stream;
+}
+
+/** The first trusted 200 answer of an operation: the world as it stood before the recording changed it. */
+export function firstAnswer(timeline: Timeline, operationId: string): Step | undefined {
+  return timeline.steps.find((s) => s.operation?.operationId === operationId && trusted(s) && s.status === 200);
+}
+
+/** `1m3s425ms`: a duration the scenario format reads, exact to the millisecond. */
+export function formatDuration(ms: number): string {
+  let rest = Math.max(0, Math.round(ms));
+  if (rest === 0) return '0s';
+  let out = '';
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+    ['ms', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    if (n) out += `${n}${unit}`;
+    rest -= n * size;
+  }
+  return out;
+}
+
+/**
+ * An instant of the recording as the scenario writes it: a duration from the start when it falls within the
+ * recording, its ISO date-time when it came before (a command already running, an attempt already open).
+ */
+export function instant(wallMs: number, origin: number): string {
+  return wallMs >= origin ? formatDuration(wallMs - origin) : new Date(wallMs).toISOString();
+}
+
+/** The middle of two offsets, for a change seen between two observations. */
+export function between(before: number, after: number): number {
+  return Math.floor((before + after) / 2);
+}
