@@ -37,7 +37,7 @@ export interface RevertFile {
 
 /**
  * One thing an agent turn does, as the scenario's `turns:` script says (durations in milliseconds; what is
- * absent takes the defaults of src/resources/turns.ts).
+ * absent takes the defaults of ./turns.ts).
  */
 export type TurnStep =
   | {
@@ -141,7 +141,7 @@ export interface PlannedStep {
 
 /**
  * A turn as decided when it starts: the agent and model it runs with (later switches wait for the next turn),
- * every step with its ids and instants. Its events follow from it alone (src/resources/turns.ts).
+ * every step with its ids and instants. Its events follow from it alone (./turns.ts).
  */
 export interface TurnPlan {
   sessionID: string;
@@ -212,7 +212,7 @@ declare module '../../state/events.js' {
       model: { id: string; providerID: string; variant?: string };
     };
     'session.next.synthetic': { timestamp: number; sessionID: string; messageID: string; text: string };
-    // A turn (src/resources/turns.ts), each `data` exactly the client's (test/unit/turns.test.ts holds them to it).
+    // A turn (./turns.ts), each `data` exactly the client's (test/unit/kinds/session/turns.test.ts holds them to it).
     'session.next.prompt.admitted': {
       timestamp: number;
       sessionID: string;
