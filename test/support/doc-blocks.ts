@@ -192,6 +192,8 @@ export async function runBlock(
       script.push(
         `${text} > .server-${index}.log 2>&1 &`,
         `up ${port}; status=$?`,
+        // Listening comes a moment before the banner is written: under load, a cat right away read nothing.
+        `for i in $(seq 1 100); do [ -s .server-${index}.log ] && break; sleep 0.05; done`,
         `cat .server-${index}.log`,
         '[ "$status" -eq 0 ] || echo "[exit $status]"',
       );
