@@ -7,11 +7,9 @@
  *   on the way meets one error writer.
  */
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { createFallback } from './layers/fallback.js';
-import { keepBounded } from './bounded-map.js';
 import { createModePassThrough } from './layers/modes.js';
 import { passThroughLayer, type PassThrough } from './layers/pass-through.js';
 import { readPreferences } from './layers/preferences.js';
@@ -41,11 +39,11 @@ import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
 import { KINDS } from './kinds/registry.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
-import { checkAnswer } from './openapi/answer-check.js';
+import { checkAnswer, checkedAnswer } from './openapi/answer-check.js';
 import { toDeclaredError } from './openapi/input-errors.js';
 import { projectContext } from './openapi/location.js';
 import type { ExchangeEntry, Unnumbered } from './state/log.js';
-import { loadSpec, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
+import { loadSpecOnce, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
 import { validateRequest } from './openapi/request-validation.js';
 import { findOperation } from './openapi/router.js';
 import type { Violation } from './openapi/violation.js';
@@ -101,7 +99,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
 
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options);
-  const spec = await specAt(config.specPath);
+  const spec = await loadSpecOnce(config.specPath);
   // Served by every partition whose scenario declares no project of its own.
   const project = projectContext(config.projectDir, config.projectId);
   const secrets = createSecretValues(mergeRedaction(config.redact));
@@ -156,23 +154,6 @@ export function answerUncaught(error: unknown, res: ServerResponse, log: (line: 
       new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer(),
       {},
     );
-}
-
-/**
- * The spec index for a file, loaded once per process (and again only if the file changes): a test that
- * starts a simulator per test pays for parsing and compiling once.
- */
-const specs = new Map<string, Promise<SpecIndex>>();
-function specAt(path: string): Promise<SpecIndex> {
-  const { mtimeMs, size } = statSync(path);
-  const key = `${path}\0${mtimeMs}\0${size}`;
-  let spec = specs.get(key);
-  if (!spec) {
-    spec = loadSpec(path);
-    specs.set(key, spec);
-    void spec.catch(() => specs.delete(key));
-  }
-  return spec;
 }
 
 export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -239,7 +220,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
           if (answer.kind !== 'stream' && answer.kind !== 'drop')
-            violations = [...violations, ...checked(operation, answer)];
+            violations = [...violations, ...checkedAnswer(operation, answer)];
         }
       }
     } catch (error) {
@@ -322,46 +303,6 @@ function exchangeEntry(
   if (violations.length) entry.violations = violations;
   if (nearMiss) entry.nearMiss = nearMiss;
   return entry;
-}
-
-interface Verdict {
-  operation: OperationDefinition;
-  status: number;
-  violations: Violation[];
-}
-
-/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
-const servedChecks = new WeakMap<object, Verdict>();
-
-/**
- * Checks of large answers by their text: a page of fifty messages took ten times longer to check than to
- * make, and a client asks for the same page again and again. The same text is the same JSON value, so its
- * check is the same; kept for a bounded number of texts.
- */
-const LARGE_ANSWER = 2048;
-/** Texts past this are checked each time: 64 of them stay under 64 MiB however large answers grow. */
-const LARGEST_REMEMBERED = 1024 * 1024;
-const TEXT_CHECKS_CAPACITY = 64;
-const textChecks = new Map<string, Verdict>();
-
-/** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
-function checked(operation: OperationDefinition, answer: Answer): Violation[] {
-  const body = answerBody(answer);
-  if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
-    return checkAnswer(operation, answer.status, body);
-  const verdict = (known: Verdict | undefined): Verdict =>
-    known && known.operation === operation && known.status === answer.status
-      ? known
-      : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
-  if (answer.served) {
-    const found = verdict(servedChecks.get(body));
-    servedChecks.set(body, found);
-    return found.violations;
-  }
-  const text = answer.status === 204 ? '' : jsonText(answer);
-  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED)
-    return checkAnswer(operation, answer.status, body);
-  return keepBounded(textChecks, TEXT_CHECKS_CAPACITY, text, verdict(textChecks.get(text))).violations;
 }
 
 function route(

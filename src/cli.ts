@@ -1,6 +1,6 @@
 /**
  * The `session-agent-sim` command (bin/session-agent-sim.js imports this file, or dist/cli.js compiled).
- * The work is in cli/: commands.ts lists what the command line accepts, main.ts runs it.
+ * The work is in cli/: commands.ts and options.ts list what the command line accepts, main.ts runs it.
  */
 import { main } from './cli/main.js';
 

@@ -1,177 +1,9 @@
 /**
- * What the command line accepts, written once: the parser, the help texts and the "which command takes
- * this flag" answers all read these two tables, so help cannot promise a flag the parser refuses.
+ * The commands of the command line, written once with the flags each takes (`options.ts` has the flags): the
+ * parser, the help texts and the "which command takes this flag" answers all read this table, so help cannot
+ * promise a flag the parser refuses.
  */
-import { DEFAULTS } from '../config.js';
-
-interface OptionSpec {
-  readonly type: 'string' | 'boolean';
-  readonly multiple?: boolean;
-  readonly short?: string;
-  /** Placeholder shown after the flag in help (`--port N`). */
-  readonly value?: string;
-  readonly help: string;
-  /** Shown as "(default: …)"; named so that parseArgs, which reads `default`, does not apply it. */
-  readonly shownDefault?: string;
-}
-
-export const OPTIONS = {
-  scenario: {
-    type: 'string',
-    value: 'NAME|FILE',
-    help: 'serve a scenario: a name in scenarios/ or a path to a .yaml file; "none" serves the spec\'s examples only',
-    shownDefault: 'default',
-  },
-  port: {
-    type: 'string',
-    value: 'N',
-    help: 'port to listen on; 0 picks a free one',
-    shownDefault: String(DEFAULTS.port),
-  },
-  host: {
-    type: 'string',
-    value: 'ADDR',
-    help: 'address to bind; use 0.0.0.0 only on purpose: beyond loopback the control plane /__sim asks for the admin token',
-    shownDefault: DEFAULTS.host,
-  },
-  'admin-token': {
-    type: 'string',
-    value: 'TOKEN',
-    help: 'the token /__sim asks for (X-Sim-Admin-Token: TOKEN, or /__sim/?admin_token=TOKEN in a browser), at least 16 characters',
-    shownDefault: 'none on loopback; generated and printed once for any other --host',
-  },
-  'body-limit': {
-    type: 'string',
-    value: 'BYTES',
-    help: 'largest request body accepted; a larger one is answered InvalidRequestError',
-    shownDefault: String(DEFAULTS.bodyLimit),
-  },
-  'max-header-size': {
-    type: 'string',
-    value: 'BYTES',
-    help: 'largest request line plus headers; a larger one is answered 431 SimRequestRefusedError',
-    shownDefault: String(DEFAULTS.maxHeaderSize),
-  },
-  'max-subscribers': {
-    type: 'string',
-    value: 'N',
-    help: 'most event-stream subscribers at once, over all partitions; one more is answered 429 SimStreamLimitError',
-    shownDefault: String(DEFAULTS.maxSubscribers),
-  },
-  'max-partitions': {
-    type: 'string',
-    value: 'N',
-    help: 'most partitions at once; one more is answered 429 SimPartitionLimitError',
-    shownDefault: String(DEFAULTS.maxPartitions),
-  },
-  'request-timeout': {
-    type: 'string',
-    value: 'MS',
-    help: 'how long a client may take to send a whole request; a slower one is answered 408 SimRequestRefusedError',
-    shownDefault: String(DEFAULTS.requestTimeout),
-  },
-  seed: {
-    type: 'string',
-    value: 'S',
-    help: 'seed for generated ids and data: same seed, same answers',
-    shownDefault: `"${DEFAULTS.seed}"`,
-  },
-  dynamic: {
-    type: 'boolean',
-    help: "generate bodies from the schemas instead of serving the spec's examples (where no scenario answers)",
-  },
-  'project-dir': {
-    type: 'string',
-    value: 'DIR',
-    help: 'project directory the simulated service runs in',
-    shownDefault: DEFAULTS.projectDir,
-  },
-  'real-time': {
-    type: 'boolean',
-    help: 'let the clock follow wall time',
-    shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
-  },
-  upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
-  'upstream-timeout': {
-    type: 'string',
-    value: 'MS',
-    help: "how long to wait for the upstream's answer, in milliseconds",
-    shownDefault: String(DEFAULTS.upstreamTimeout),
-  },
-  recording: { type: 'string', value: 'FILE', help: 'the recording file (YAML)' },
-  'redact-header': {
-    type: 'string',
-    multiple: true,
-    value: 'NAME',
-    help: 'also redact this header (repeatable; authorization, proxy-authorization, cookie, set-cookie, x-api-key and x-sim-admin-token always are)',
-  },
-  'redact-query': {
-    type: 'string',
-    multiple: true,
-    value: 'NAME',
-    help: 'also redact this query value (repeatable; auth_token and admin_token always are)',
-  },
-  'redact-pointer': {
-    type: 'string',
-    multiple: true,
-    value: '/a/b',
-    help: "also redact this JSON body field, given as a JSON pointer (repeatable; connect/key's /key always is)",
-  },
-  ignore: {
-    type: 'string',
-    multiple: true,
-    value: 'NAME|/a/b',
-    help: 'leave this query parameter, or body field (JSON pointer), out when matching a request to the recording (repeatable)',
-  },
-  exhausted: {
-    type: 'string',
-    value: 'last|error',
-    help: "when a request's recorded answers are used up: answer the last one again, or answer a miss",
-    shownDefault: DEFAULTS.replayExhausted,
-  },
-  coverage: {
-    type: 'string',
-    value: 'FILE',
-    help: 'on shutdown, write what the run exercised (operations, declared errors, state transitions, rules) to FILE as JSON',
-  },
-  auth: {
-    type: 'string',
-    value: 'USER:PASS',
-    help:
-      'require HTTP Basic credentials on the API, as the real server with a password does: USER:PASS, or PASS alone for user opencode; ' +
-      'sent as "Authorization: Basic base64(USER:PASS)" or ?auth_token=base64(USER:PASS), else 401 UnauthorizedError; ' +
-      'the control plane /__sim stays open, so keep it on loopback',
-    shownDefault: 'off',
-  },
-  watch: {
-    type: 'boolean',
-    help: 'reload the scenario file when it changes: every partition serving it restarts from the new version; a broken edit is logged with file:line:col and the last good version keeps serving',
-  },
-  out: {
-    type: 'string',
-    value: 'FILE',
-    help: 'write the scenario to FILE (a temporary file, then renamed) instead of standard output',
-  },
-  name: {
-    type: 'string',
-    value: 'NAME',
-    help: "the scenario's name",
-    shownDefault: "the --out file's name, else the recording's",
-  },
-  tolerance: {
-    type: 'string',
-    value: 'MS',
-    help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds',
-    shownDefault: '1000',
-  },
-  help: { type: 'boolean', short: 'h', help: 'show this help' },
-  version: { type: 'boolean', short: 'v', help: 'print the version' },
-} as const satisfies Record<string, OptionSpec>;
-
-export type OptionName = keyof typeof OPTIONS;
-
-/** Every command takes these: asking for help or the version never depends on where you are. */
-export const GLOBAL_OPTIONS: readonly OptionName[] = ['help', 'version'];
+import { GLOBAL_OPTIONS, type OptionName } from './options.js';
 
 interface CommandOption {
   readonly name: OptionName;
@@ -468,10 +300,6 @@ export function isCommand(word: string): word is CommandName {
   return Object.hasOwn(COMMANDS, word);
 }
 
-export function isOption(name: string): name is OptionName {
-  return Object.hasOwn(OPTIONS, name);
-}
-
 /** The options a command accepts, its own then the global ones. */
 export function optionsOf(command: CommandName): OptionName[] {
   return [...(COMMANDS[command] as CommandSpec).options.map((o) => o.name), ...GLOBAL_OPTIONS];
@@ -480,10 +308,4 @@ export function optionsOf(command: CommandName): OptionName[] {
 /** The commands that take a flag, for "--upstream is an option of proxy, record, replay". */
 export function commandsTaking(option: OptionName): CommandName[] {
   return COMMAND_NAMES.filter((command) => optionsOf(command).includes(option));
-}
-
-/** `--port N`, `--dynamic`, `-h, --help`. */
-export function flagLabel(name: OptionName): string {
-  const spec: OptionSpec = OPTIONS[name];
-  return `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.value ? ` ${spec.value}` : ''}`;
 }

@@ -1,17 +1,9 @@
 /**
  * The help texts: an overview of the commands, and each command's usage, options and examples, all
- * derived from the tables in commands.ts.
+ * derived from the tables in commands.ts and options.ts.
  */
-import {
-  COMMAND_NAMES,
-  COMMANDS,
-  GLOBAL_OPTIONS,
-  OPTIONS,
-  flagLabel,
-  type CommandName,
-  type CommandSpec,
-  type OptionName,
-} from './commands.js';
+import { COMMAND_NAMES, COMMANDS, type CommandName, type CommandSpec } from './commands.js';
+import { GLOBAL_OPTIONS, OPTIONS, flagLabel, type OptionName } from './options.js';
 
 const PROGRAM = 'session-agent-sim';
 const WIDTH = 100;

@@ -8,16 +8,13 @@ import { closest } from '../text/closest.js';
 import {
   COMMANDS,
   COMMAND_NAMES,
-  OPTIONS,
   commandsTaking,
-  flagLabel,
   isCommand,
-  isOption,
   optionsOf,
   type CommandName,
   type CommandSpec,
-  type OptionName,
 } from './commands.js';
+import { OPTIONS, flagLabel, isOption, type OptionName } from './options.js';
 import { UsageError } from './usage-error.js';
 
 export type RunCommand = Exclude<CommandName, 'help'>;

@@ -9,7 +9,7 @@ import { readCredentials } from '../credentials.js';
 import { startServer } from '../server.js';
 import { withoutCredentials } from '../recordings/redact.js';
 import { redaction, type Values } from './parse.js';
-import { isOption } from './commands.js';
+import { isOption } from './options.js';
 import { helpHint } from './help.js';
 import { scenarioArgument } from './scenario-names.js';
 import { didYouMean } from '../text/closest.js';

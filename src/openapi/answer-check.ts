@@ -2,6 +2,8 @@
  * Checks an answer against what the spec declares for its operation: a declared status, a body where one
  * is declared (and none where none is), and a body valid against that status's schema.
  */
+import { keepBounded } from '../bounded-map.js';
+import { answerBody, jsonText, type Answer } from '../exchange/exchange.js';
 import type { OperationDefinition } from './openapi.js';
 import type { Violation } from './violation.js';
 
@@ -23,4 +25,44 @@ export function checkAnswer(operation: OperationDefinition, status: number, body
     ...(d.path ? { field: d.path } : {}),
     message: `${d.path || '(body)'} ${d.message}`,
   }));
+}
+
+interface Verdict {
+  operation: OperationDefinition;
+  status: number;
+  violations: Violation[];
+}
+
+/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
+const servedChecks = new WeakMap<object, Verdict>();
+
+/**
+ * Checks of large answers by their text: a page of fifty messages took ten times longer to check than to
+ * make, and a client asks for the same page again and again. The same text is the same JSON value, so its
+ * check is the same; kept for a bounded number of texts.
+ */
+const LARGE_ANSWER = 2048;
+/** Texts past this are checked each time: 64 of them stay under 64 MiB however large answers grow. */
+const LARGEST_REMEMBERED = 1024 * 1024;
+const TEXT_CHECKS_CAPACITY = 64;
+const textChecks = new Map<string, Verdict>();
+
+/** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
+export function checkedAnswer(operation: OperationDefinition, answer: Answer): Violation[] {
+  const body = answerBody(answer);
+  if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
+    return checkAnswer(operation, answer.status, body);
+  const verdict = (known: Verdict | undefined): Verdict =>
+    known && known.operation === operation && known.status === answer.status
+      ? known
+      : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
+  if (answer.served) {
+    const found = verdict(servedChecks.get(body));
+    servedChecks.set(body, found);
+    return found.violations;
+  }
+  const text = answer.status === 204 ? '' : jsonText(answer);
+  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED)
+    return checkAnswer(operation, answer.status, body);
+  return keepBounded(textChecks, TEXT_CHECKS_CAPACITY, text, verdict(textChecks.get(text))).violations;
 }

@@ -4,7 +4,7 @@
  * Nothing here runs per request except the compiled validators.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
@@ -315,4 +315,21 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Diagno
     }
   }
   return out;
+}
+
+/**
+ * The spec index for a file, loaded once per process (and again only if the file changes): a test that
+ * starts a simulator per test pays for parsing and compiling once.
+ */
+const specs = new Map<string, Promise<SpecIndex>>();
+export function loadSpecOnce(path: string): Promise<SpecIndex> {
+  const { mtimeMs, size } = statSync(path);
+  const key = `${path}\0${mtimeMs}\0${size}`;
+  let spec = specs.get(key);
+  if (!spec) {
+    spec = loadSpec(path);
+    specs.set(key, spec);
+    void spec.catch(() => specs.delete(key));
+  }
+  return spec;
 }

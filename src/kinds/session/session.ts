@@ -1,8 +1,8 @@
 /**
  * Session lifecycles: messages that page, agent/model switches and synthetic input that append messages,
- * agent turns that a resumed synthetic message plays (./turns.ts), busy windows and turns that refuse revert
- * staging, compaction admission with sequence numbers and id conflicts, permissions, questions and
- * instruction entries.
+ * agent turns that a resumed synthetic message plays (./turns.ts plans them, ./turn-play.ts plays them), busy
+ * windows and turns that refuse revert staging, compaction admission with sequence numbers and id conflicts,
+ * permissions, questions and instruction entries.
  */
 import {
   ConflictError,
@@ -22,7 +22,9 @@ import { pageMessages, type PageQuery } from './message-page.js';
 import { sessionPublication } from './publication.js';
 import { readSessions } from './read.js';
 import { busyAt, inBusyWindow, initialChoice } from './state.js';
-import { admitPrompt, fireTurns, nextTurnInstant, turnAppliers } from './turns.js';
+import { turnAppliers } from './turn-appliers.js';
+import { admitPrompt, fireTurns } from './turn-play.js';
+import { nextTurnInstant } from './turns.js';
 import type { MessageRecord, SessionState, SessionStatus } from './types.js';
 
 type Body = Record<string, unknown>;

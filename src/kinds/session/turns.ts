@@ -1,38 +1,21 @@
 /**
- * Agent turns: what a session does after a synthetic message with resume. A turn is planned whole when it
- * starts (the scenario's next scripted turn for the session, else one generated from the seed), and its plan
+ * Agent turns, planned: what a session does after a synthetic message with resume. A turn is planned whole when
+ * it starts (the scenario's next scripted turn for the session, else one generated from the seed), and its plan
  * is committed as a `session.turn.started` event; every event of the turn (steps, streamed text and
- * reasoning, tool calls, failures, retries) follows from that plan alone, each at its own virtual instant, and
- * the session timeline fires them as the clock reaches them. Appliers build the assistant messages from those
- * events, so a page of messages mid-turn shows what exists so far.
+ * reasoning, tool calls, failures, retries) follows from that plan alone, each at its own virtual instant.
+ * `turn-play.ts` fires them as the clock reaches them; `turn-appliers.ts` builds the assistant messages from
+ * them, so a page of messages mid-turn shows what exists so far.
  *
  * Decisions:
  * - The turn captures agent and model when it starts; a switch mid-turn applies to the next turn.
- * - A prompt admitted while the session is busy (a turn playing, or a scenario busy window) is queued
- *   (`delivery: "queue"`), as the real server queues input behind a running loop rather than steering it; each
- *   queued prompt plays its own turn once the one before it ends, without the session going idle between.
  * - Deltas change nothing in the world (the real server does not persist them either): a text or reasoning
  *   part appears empty when it starts and holds its whole text once it ends.
  */
 import { draft, type EventCatalog, type EventDraft } from '../../state/events.js';
 import { createRandom } from '../../state/random.js';
 import type { World } from '../../state/world.js';
-import type { Applier, Appliers } from '../kind.js';
 import { generateTurn, projectFiles } from './generated-turn.js';
-import { inBusyWindow } from './state.js';
-import type {
-  MessageRecord,
-  PlannedPart,
-  PlannedStep,
-  PlayingTurn,
-  QueuedPrompt,
-  SessionState,
-  TokenUsage,
-  TurnPlan,
-  TurnStep,
-} from './types.js';
-
-type Json = Record<string, unknown>;
+import type { PlannedPart, PlannedStep, QueuedPrompt, SessionState, TokenUsage, TurnPlan, TurnStep } from './types.js';
 
 /** The model's time to first token, when a step does not say its own `after`. */
 const FIRST_TOKEN = 700;
@@ -343,201 +326,3 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
 export function nextTurnInstant(state: SessionState): number | undefined {
   return state.turn ? turnEntries(state.turn.plan)[state.turn.position]?.at : undefined;
 }
-
-/**
- * What a session's turns make happen by `now`: the playing turn's due events; once it is over, the next queued
- * prompt's turn (unless a scenario busy window holds it back), else the session's status as its windows say.
- */
-function continueTurns(
-  world: World,
-  state: SessionState,
-  now: number,
-  playing: PlayingTurn | undefined,
-  waiting: readonly QueuedPrompt[],
-  busy: boolean,
-): EventDraft[] {
-  const out: EventDraft[] = [];
-  const queue = [...waiting];
-  let started = state.turnsStarted;
-  let current = playing && { plan: playing.plan, position: playing.position };
-  for (;;) {
-    if (current) {
-      const entries = turnEntries(current.plan);
-      let i = current.position;
-      for (let entry = entries[i]; entry && entry.at <= now; entry = entries[++i]) out.push(entry.draft);
-      // Still playing: nothing after it can happen yet.
-      if (i < entries.length) return out;
-    }
-    const next = queue[0];
-    if (!next || inBusyWindow(state.definition, now)) break;
-    queue.shift();
-    const plan = planTurn(world, state, next, now, started++);
-    out.push(draft('session.turn.started', plan));
-    if (!busy) out.push(draft('session.status', { sessionID: state.definition.id, status: { type: 'busy' } }));
-    busy = true;
-    current = { plan, position: 0 };
-  }
-  // Adjacent windows share a boundary: only a real change of state is an event.
-  const windowed = inBusyWindow(state.definition, now);
-  if (windowed !== busy)
-    out.push(draft('session.status', { sessionID: state.definition.id, status: { type: windowed ? 'busy' : 'idle' } }));
-  return out;
-}
-
-/**
- * A prompt admitted by a synthetic message with resume: it plays at once on an idle session, or waits its
- * turn on a busy one. The caller commits these after the synthetic message itself.
- */
-export function admitPrompt(world: World, state: SessionState, prompt: QueuedPrompt, now: number): EventDraft[] {
-  const waits = state.status === 'busy';
-  const sessionID = state.definition.id;
-  const admitted = draft('session.next.prompt.admitted', {
-    timestamp: now,
-    sessionID,
-    messageID: prompt.messageID,
-    prompt: { text: prompt.text },
-    delivery: waits ? 'queue' : 'steer',
-  });
-  return waits ? [admitted] : [admitted, ...continueTurns(world, state, now, undefined, [prompt], false)];
-}
-
-/** The session timeline's share: what falls due at `now` (turn events, a queued turn, a window's edge). */
-export function fireTurns(world: World, state: SessionState, now: number): EventDraft[] {
-  return continueTurns(world, state, now, state.turn, state.queue, state.status === 'busy');
-}
-
-// --- appliers: the assistant messages a turn builds, and the turn's progress through its plan ---
-
-type Part = Json & { type: string; id: string; time?: Json };
-type TurnEventType = Exclude<
-  Extract<keyof EventCatalog, `session.next.${string}`>,
-  | 'session.next.agent.switched'
-  | 'session.next.model.switched'
-  | 'session.next.synthetic'
-  | 'session.next.prompt.admitted'
-  | 'session.next.compaction.admitted'
-  | 'session.next.revert.staged'
->;
-
-function partOf(turn: PlayingTurn, id: string): Part | undefined {
-  return (turn.message?.content as Part[] | undefined)?.find((p) => p.id === id);
-}
-
-/**
- * An applier for one of a turn's own events: it changes the turn's messages, then moves the turn on by one
- * event (the plan says which comes next); after its last event the turn is over.
- */
-function onTurn<T extends TurnEventType>(
-  apply: (turn: PlayingTurn, data: EventCatalog[T], state: SessionState) => void,
-): Applier<T> {
-  return (world, event) => {
-    const { data, type } = event as unknown as { data: EventCatalog[T] & { sessionID: string }; type: T };
-    const state = world.sessions.get(data.sessionID);
-    const turn = state?.turn;
-    if (!state || !turn) return;
-    apply(turn, data, state);
-    const entries = turnEntries(turn.plan);
-    if (entries[turn.position]?.draft.type === type) turn.position += 1;
-    if (turn.position >= entries.length) state.turn = undefined;
-  };
-}
-
-function finishMessage(turn: PlayingTurn, at: number, fields: Json): void {
-  if (!turn.message) return;
-  Object.assign(turn.message, fields);
-  (turn.message.time as { completed?: number }).completed = at;
-  turn.message = undefined;
-}
-
-const startPart = (part: Part) =>
-  onTurn<'session.next.text.started' | 'session.next.reasoning.started' | 'session.next.tool.input.started'>((turn) => {
-    (turn.message?.content as Part[] | undefined)?.push(part);
-  });
-
-export const turnAppliers: Appliers = {
-  'session.next.prompt.admitted': (world, { data }) => {
-    world.sessions.get(data.sessionID)?.queue.push({ messageID: data.messageID, text: data.prompt.text });
-  },
-  'session.turn.started': (world, { data }) => {
-    const state = world.sessions.get(data.sessionID);
-    if (!state) return;
-    state.queue = state.queue.filter((p) => p.messageID !== data.promptID);
-    state.turn = { plan: data, position: 0 };
-    state.turnsStarted += 1;
-  },
-  'session.next.step.started': onTurn<'session.next.step.started'>((turn, data, state) => {
-    const message: MessageRecord = {
-      id: data.assistantMessageID,
-      time: { created: data.timestamp },
-      type: 'assistant',
-      agent: data.agent,
-      model: { ...data.model },
-      content: [],
-    };
-    state.messages.push(message);
-    turn.message = message;
-  }),
-  'session.next.text.started': (world, event) =>
-    startPart({ type: 'text', id: event.data.textID, text: '' })(world, event),
-  'session.next.text.delta': onTurn<'session.next.text.delta'>(() => {}),
-  'session.next.text.ended': onTurn<'session.next.text.ended'>((turn, data) => {
-    const part = partOf(turn, data.textID);
-    if (part) part.text = data.text;
-  }),
-  'session.next.reasoning.started': (world, event) =>
-    startPart({ type: 'reasoning', id: event.data.reasoningID, text: '', time: { created: event.data.timestamp } })(
-      world,
-      event,
-    ),
-  'session.next.reasoning.delta': onTurn<'session.next.reasoning.delta'>(() => {}),
-  'session.next.reasoning.ended': onTurn<'session.next.reasoning.ended'>((turn, data) => {
-    const part = partOf(turn, data.reasoningID);
-    if (part) Object.assign(part, { text: data.text, time: { ...part.time, completed: data.timestamp } });
-  }),
-  'session.next.tool.input.started': (world, event) =>
-    startPart({
-      type: 'tool',
-      id: event.data.callID,
-      name: event.data.name,
-      state: { status: 'pending', input: {} },
-      time: { created: event.data.timestamp },
-    })(world, event),
-  'session.next.tool.input.delta': onTurn<'session.next.tool.input.delta'>(() => {}),
-  'session.next.tool.input.ended': onTurn<'session.next.tool.input.ended'>(() => {}),
-  'session.next.tool.called': onTurn<'session.next.tool.called'>((turn, data) => {
-    const part = partOf(turn, data.callID);
-    if (part)
-      Object.assign(part, {
-        state: { status: 'running', input: data.input },
-        time: { ...part.time, ran: data.timestamp },
-      });
-  }),
-  'session.next.tool.success': onTurn<'session.next.tool.success'>((turn, data) => {
-    const part = partOf(turn, data.callID);
-    const input = (part?.state as Json | undefined)?.input ?? {};
-    if (part)
-      Object.assign(part, {
-        state: { status: 'completed', input, content: data.content, structured: data.structured },
-        time: { ...part.time, completed: data.timestamp },
-      });
-  }),
-  'session.next.tool.failed': onTurn<'session.next.tool.failed'>((turn, data) => {
-    const part = partOf(turn, data.callID);
-    const input = (part?.state as Json | undefined)?.input ?? {};
-    if (part)
-      Object.assign(part, {
-        state: { status: 'error', input, error: data.error.message },
-        time: { ...part.time, completed: data.timestamp },
-      });
-  }),
-  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { finish: data.finish, cost: data.cost, tokens: data.tokens }),
-  ),
-  'session.next.step.failed': onTurn<'session.next.step.failed'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { error: data.error }),
-  ),
-  // The attempt that is retried ends with the error that made it retry; the next attempt is a new step.
-  'session.next.retried': onTurn<'session.next.retried'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { error: { type: 'unknown', message: data.error.message } }),
-  ),
-};

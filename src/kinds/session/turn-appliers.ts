@@ -1,0 +1,144 @@
+/**
+ * The appliers of a turn's events: the assistant messages a turn builds, and the turn's progress through its
+ * plan (`turns.ts`). After its last event the turn is over.
+ */
+import type { EventCatalog } from '../../state/events.js';
+import type { Applier, Appliers } from '../kind.js';
+import { turnEntries } from './turns.js';
+import type { MessageRecord, PlayingTurn, SessionState } from './types.js';
+
+type Json = Record<string, unknown>;
+
+type Part = Json & { type: string; id: string; time?: Json };
+type TurnEventType = Exclude<
+  Extract<keyof EventCatalog, `session.next.${string}`>,
+  | 'session.next.agent.switched'
+  | 'session.next.model.switched'
+  | 'session.next.synthetic'
+  | 'session.next.prompt.admitted'
+  | 'session.next.compaction.admitted'
+  | 'session.next.revert.staged'
+>;
+
+function partOf(turn: PlayingTurn, id: string): Part | undefined {
+  return (turn.message?.content as Part[] | undefined)?.find((p) => p.id === id);
+}
+
+/**
+ * An applier for one of a turn's own events: it changes the turn's messages, then moves the turn on by one
+ * event (the plan says which comes next); after its last event the turn is over.
+ */
+function onTurn<T extends TurnEventType>(
+  apply: (turn: PlayingTurn, data: EventCatalog[T], state: SessionState) => void,
+): Applier<T> {
+  return (world, event) => {
+    const { data, type } = event as unknown as { data: EventCatalog[T] & { sessionID: string }; type: T };
+    const state = world.sessions.get(data.sessionID);
+    const turn = state?.turn;
+    if (!state || !turn) return;
+    apply(turn, data, state);
+    const entries = turnEntries(turn.plan);
+    if (entries[turn.position]?.draft.type === type) turn.position += 1;
+    if (turn.position >= entries.length) state.turn = undefined;
+  };
+}
+
+function finishMessage(turn: PlayingTurn, at: number, fields: Json): void {
+  if (!turn.message) return;
+  Object.assign(turn.message, fields);
+  (turn.message.time as { completed?: number }).completed = at;
+  turn.message = undefined;
+}
+
+const startPart = (part: Part) =>
+  onTurn<'session.next.text.started' | 'session.next.reasoning.started' | 'session.next.tool.input.started'>((turn) => {
+    (turn.message?.content as Part[] | undefined)?.push(part);
+  });
+
+export const turnAppliers: Appliers = {
+  'session.next.prompt.admitted': (world, { data }) => {
+    world.sessions.get(data.sessionID)?.queue.push({ messageID: data.messageID, text: data.prompt.text });
+  },
+  'session.turn.started': (world, { data }) => {
+    const state = world.sessions.get(data.sessionID);
+    if (!state) return;
+    state.queue = state.queue.filter((p) => p.messageID !== data.promptID);
+    state.turn = { plan: data, position: 0 };
+    state.turnsStarted += 1;
+  },
+  'session.next.step.started': onTurn<'session.next.step.started'>((turn, data, state) => {
+    const message: MessageRecord = {
+      id: data.assistantMessageID,
+      time: { created: data.timestamp },
+      type: 'assistant',
+      agent: data.agent,
+      model: { ...data.model },
+      content: [],
+    };
+    state.messages.push(message);
+    turn.message = message;
+  }),
+  'session.next.text.started': (world, event) =>
+    startPart({ type: 'text', id: event.data.textID, text: '' })(world, event),
+  'session.next.text.delta': onTurn<'session.next.text.delta'>(() => {}),
+  'session.next.text.ended': onTurn<'session.next.text.ended'>((turn, data) => {
+    const part = partOf(turn, data.textID);
+    if (part) part.text = data.text;
+  }),
+  'session.next.reasoning.started': (world, event) =>
+    startPart({ type: 'reasoning', id: event.data.reasoningID, text: '', time: { created: event.data.timestamp } })(
+      world,
+      event,
+    ),
+  'session.next.reasoning.delta': onTurn<'session.next.reasoning.delta'>(() => {}),
+  'session.next.reasoning.ended': onTurn<'session.next.reasoning.ended'>((turn, data) => {
+    const part = partOf(turn, data.reasoningID);
+    if (part) Object.assign(part, { text: data.text, time: { ...part.time, completed: data.timestamp } });
+  }),
+  'session.next.tool.input.started': (world, event) =>
+    startPart({
+      type: 'tool',
+      id: event.data.callID,
+      name: event.data.name,
+      state: { status: 'pending', input: {} },
+      time: { created: event.data.timestamp },
+    })(world, event),
+  'session.next.tool.input.delta': onTurn<'session.next.tool.input.delta'>(() => {}),
+  'session.next.tool.input.ended': onTurn<'session.next.tool.input.ended'>(() => {}),
+  'session.next.tool.called': onTurn<'session.next.tool.called'>((turn, data) => {
+    const part = partOf(turn, data.callID);
+    if (part)
+      Object.assign(part, {
+        state: { status: 'running', input: data.input },
+        time: { ...part.time, ran: data.timestamp },
+      });
+  }),
+  'session.next.tool.success': onTurn<'session.next.tool.success'>((turn, data) => {
+    const part = partOf(turn, data.callID);
+    const input = (part?.state as Json | undefined)?.input ?? {};
+    if (part)
+      Object.assign(part, {
+        state: { status: 'completed', input, content: data.content, structured: data.structured },
+        time: { ...part.time, completed: data.timestamp },
+      });
+  }),
+  'session.next.tool.failed': onTurn<'session.next.tool.failed'>((turn, data) => {
+    const part = partOf(turn, data.callID);
+    const input = (part?.state as Json | undefined)?.input ?? {};
+    if (part)
+      Object.assign(part, {
+        state: { status: 'error', input, error: data.error.message },
+        time: { ...part.time, completed: data.timestamp },
+      });
+  }),
+  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { finish: data.finish, cost: data.cost, tokens: data.tokens }),
+  ),
+  'session.next.step.failed': onTurn<'session.next.step.failed'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { error: data.error }),
+  ),
+  // The attempt that is retried ends with the error that made it retry; the next attempt is a new step.
+  'session.next.retried': onTurn<'session.next.retried'>((turn, data) =>
+    finishMessage(turn, data.timestamp, { error: { type: 'unknown', message: data.error.message } }),
+  ),
+};

@@ -1,0 +1,75 @@
+/**
+ * Agent turns, played: the session timeline's share of a turn. The playing turn's events fall due as the clock
+ * reaches their instants; once it is over the next queued prompt's turn starts.
+ *
+ * Decision: a prompt admitted while the session is busy (a turn playing, or a scenario busy window) is queued
+ * (`delivery: "queue"`), as the real server queues input behind a running loop rather than steering it; each
+ * queued prompt plays its own turn once the one before it ends, without the session going idle between.
+ */
+import { draft, type EventDraft } from '../../state/events.js';
+import type { World } from '../../state/world.js';
+import { inBusyWindow } from './state.js';
+import { planTurn, turnEntries } from './turns.js';
+import type { PlayingTurn, QueuedPrompt, SessionState } from './types.js';
+
+/**
+ * What a session's turns make happen by `now`: the playing turn's due events; once it is over, the next queued
+ * prompt's turn (unless a scenario busy window holds it back), else the session's status as its windows say.
+ */
+function continueTurns(
+  world: World,
+  state: SessionState,
+  now: number,
+  playing: PlayingTurn | undefined,
+  waiting: readonly QueuedPrompt[],
+  busy: boolean,
+): EventDraft[] {
+  const out: EventDraft[] = [];
+  const queue = [...waiting];
+  let started = state.turnsStarted;
+  let current = playing && { plan: playing.plan, position: playing.position };
+  for (;;) {
+    if (current) {
+      const entries = turnEntries(current.plan);
+      let i = current.position;
+      for (let entry = entries[i]; entry && entry.at <= now; entry = entries[++i]) out.push(entry.draft);
+      // Still playing: nothing after it can happen yet.
+      if (i < entries.length) return out;
+    }
+    const next = queue[0];
+    if (!next || inBusyWindow(state.definition, now)) break;
+    queue.shift();
+    const plan = planTurn(world, state, next, now, started++);
+    out.push(draft('session.turn.started', plan));
+    if (!busy) out.push(draft('session.status', { sessionID: state.definition.id, status: { type: 'busy' } }));
+    busy = true;
+    current = { plan, position: 0 };
+  }
+  // Adjacent windows share a boundary: only a real change of state is an event.
+  const windowed = inBusyWindow(state.definition, now);
+  if (windowed !== busy)
+    out.push(draft('session.status', { sessionID: state.definition.id, status: { type: windowed ? 'busy' : 'idle' } }));
+  return out;
+}
+
+/**
+ * A prompt admitted by a synthetic message with resume: it plays at once on an idle session, or waits its
+ * turn on a busy one. The caller commits these after the synthetic message itself.
+ */
+export function admitPrompt(world: World, state: SessionState, prompt: QueuedPrompt, now: number): EventDraft[] {
+  const waits = state.status === 'busy';
+  const sessionID = state.definition.id;
+  const admitted = draft('session.next.prompt.admitted', {
+    timestamp: now,
+    sessionID,
+    messageID: prompt.messageID,
+    prompt: { text: prompt.text },
+    delivery: waits ? 'queue' : 'steer',
+  });
+  return waits ? [admitted] : [admitted, ...continueTurns(world, state, now, undefined, [prompt], false)];
+}
+
+/** The session timeline's share: what falls due at `now` (turn events, a queued turn, a window's edge). */
+export function fireTurns(world: World, state: SessionState, now: number): EventDraft[] {
+  return continueTurns(world, state, now, state.turn, state.queue, state.status === 'busy');
+}
