@@ -1,4 +1,5 @@
-// Prints every decision the spec records where the interface document says "not shown", by operationId:
+// Prints where each operation of the spec comes from (its x-source: the interface document, or the real
+// server's document as `npm run spec:import` brought it) and every decision the spec records, by operationId:
 // each operation with what was decided for it (the top-level x-decisions that name it, and the x-decision
 // notes on the operation, its parameters and inline schemas), then the component schemas, then what holds
 // everywhere. Someone wondering why an operation answers as it does looks it up by the id the client uses.
@@ -36,9 +37,18 @@ const concerns = (text, { path, method, op }) =>
 
 const topLevel = spec['x-decisions'] ?? [];
 const placed = new Set();
-const out = [];
+const sourceOf = (op) => String(op['x-source'] ?? 'unmarked');
+const bySource = new Map();
+for (const { op } of operations) {
+  const kind = sourceOf(op).split(/[;(]/)[0].trim();
+  bySource.set(kind, (bySource.get(kind) ?? 0) + 1);
+}
+const out = [
+  `${operations.length} operations: ${[...bySource].map(([kind, n]) => `${n} from ${kind}`).join(', ')}`,
+  '',
+];
 for (const operation of operations) {
-  const lines = [];
+  const lines = [`source: ${sourceOf(operation.op)}`];
   for (const text of topLevel.filter((t) => concerns(t, operation))) {
     placed.add(text);
     lines.push(

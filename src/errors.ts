@@ -3,10 +3,12 @@
  * ProjectCopyError's `{name, data}`); `Sim…` errors (sim-errors.ts) report the simulator's own failures and
  * never pretend to be the API's. Both are exported from here.
  */
+import { SERVER_ERRORS } from './server-errors.js';
 import { TaggedError } from './tagged-error.js';
 
 export { TaggedError } from './tagged-error.js';
 export * from './sim-errors.js';
+export * from './server-errors.js';
 
 /** The real server's challenge on 401 (it speaks HTTP Basic when a password is set). */
 export const BASIC_CHALLENGE = 'Basic realm="Secure Area"';
@@ -157,6 +159,7 @@ export const API_ERRORS = {
   UnknownError,
   ServiceUnavailableError,
   ProjectCopyError,
+  ...SERVER_ERRORS,
 } as const;
 
 export type ApiErrorTag = keyof typeof API_ERRORS;

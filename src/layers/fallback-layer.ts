@@ -47,7 +47,10 @@ export function fallbackLayer(fallback: Fallback): Layer {
         query: request.query,
         body: request.body,
       };
-      if (result.body === undefined) return { kind: 'json', status: result.status, headers, body: undefined };
+      // A status declared with no JSON body (a file's bytes, a stream) gets none: Prism's JSON stand-in for
+      // it would be a body the spec does not declare. The kinds that own such operations answer them whole.
+      if (result.body === undefined || !request.operation.responses.get(result.status)?.hasBody)
+        return { kind: 'json', status: result.status, headers, body: undefined };
       const { body, text } = echoed(result, context);
       return { kind: 'json', status: result.status, headers, body, text, served: true };
     },

@@ -31,7 +31,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
   // Prism costs most of a cold start; it is loaded when an answer first needs it. Prism dereferences and
   // bundles the document in place; structuredClone keeps our copy untouched.
   let registered: Promise<void> | undefined;
-  const prism = () => (registered ??= registerSpec(spec.hash, () => structuredClone(spec.document)));
+  const prism = () => (registered ??= registerSpec(spec.hash, () => forGeneration(structuredClone(spec.document))));
   const mockWithPrism = async (request: MockRequest) => {
     await prism();
     return mock(request);
@@ -118,7 +118,7 @@ async function allExamples(
         code,
       };
       try {
-        out[exampleKey(request)] = await mockWithPrism(request);
+        out[exampleKey(request)] = await believable(operation, request, await mockWithPrism(request), mockWithPrism);
       } catch {
         // Left to be asked when a request needs it, which then answers what Prism says.
       }
@@ -126,6 +126,64 @@ async function allExamples(
   }
   return out;
 }
+
+/**
+ * An example answer the spec accepts. Where a schema has no examples, Prism fills in its static answer with
+ * placeholders ("string") that break the schema's patterns and formats; a body generated from a seed fixed by
+ * the operation and status is valid, and the same on every run.
+ */
+async function believable(
+  operation: OperationDefinition,
+  request: MockRequest,
+  result: MockResult,
+  mockWithPrism: (request: MockRequest) => Promise<MockResult>,
+): Promise<MockResult> {
+  const check = operation.responses.get(result.status)?.check;
+  if (!check || result.body === undefined || check(result.body).length === 0) return result;
+  // Worked out once per spec and kept on disk: more draws cost start-up only when the spec changes.
+  for (let draw = 0; draw < EXAMPLE_DRAWS; draw++) {
+    try {
+      const seed = `example:${operation.operationId}:${request.code ?? ''}:${draw}`;
+      const generated = await mockWithPrism({ ...request, dynamic: true, seed });
+      if (generated.status === result.status && check(generated.body).length === 0) return generated;
+    } catch {
+      // another draw
+    }
+  }
+  return result;
+}
+
+/**
+ * The document as json-schema-faker is given it, mended where it would make what the schema refuses:
+ * - it never returns from an object whose only properties are `patternProperties` (the real server's map of
+ *   active sessions by id); without them it makes an object the same schema accepts, as other keys are free;
+ * - it reads `exclusiveMinimum` as draft 4's boolean, and so draws 0 for `exclusiveMinimum: 0`: a bound it
+ *   reads the same way stands in.
+ */
+function forGeneration(document: Record<string, unknown>): Record<string, unknown> {
+  const strip = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(strip);
+    else if (node && typeof node === 'object') {
+      const schema = node as Record<string, unknown>;
+      delete schema.patternProperties;
+      const step = schema.type === 'integer' ? 1 : 1e-6;
+      if (typeof schema.exclusiveMinimum === 'number') {
+        schema.minimum = schema.exclusiveMinimum + step;
+        delete schema.exclusiveMinimum;
+      }
+      if (typeof schema.exclusiveMaximum === 'number') {
+        schema.maximum = schema.exclusiveMaximum - step;
+        delete schema.exclusiveMaximum;
+      }
+      Object.values(schema).forEach(strip);
+    }
+  };
+  strip(document);
+  return document;
+}
+
+/** How many seeded draws an example answer the spec refuses gets before it stays as it is. */
+const EXAMPLE_DRAWS = 12;
 
 /** How many seeded draws a generated body gets before the example stands in. */
 const GENERATION_DRAWS = 3;

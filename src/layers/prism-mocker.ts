@@ -6,7 +6,7 @@ import Module, { createRequire } from 'node:module';
 import type * as PrismCore from '@stoplight/prism-core';
 import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { IHttpConfig, IHttpRequest } from '@stoplight/prism-http';
-import { cachedJson } from '../load-cache.js';
+import { cachedJson, codeVersion, hashOf } from '../load-cache.js';
 
 type PrismHttp = typeof PrismHttpModule;
 type PrismInstance = ReturnType<PrismHttp['createInstance']>;
@@ -102,11 +102,13 @@ export function loadPrism(): PrismParts {
   return prism;
 }
 
-/** Indexes a spec's operations for Prism; its own parsing is cached on disk by the spec's hash. */
+/** Indexes a spec's operations for Prism; its own parsing is cached on disk by the spec's hash and our code's. */
 export async function registerSpec(hash: string, document: () => object): Promise<void> {
   if (operationsBySpec.has(hash)) return;
   const { getHttpOperationsFromSpec } = loadPrism();
-  const operations = await cachedJson('prism-operations', hash, () => getHttpOperationsFromSpec()(document()));
+  // The document Prism is given is made by our code from the spec (fallback.ts): both are in the key.
+  const key = hashOf(hash, codeVersion());
+  const operations = await cachedJson('prism-operations', key, () => getHttpOperationsFromSpec()(document()));
   operationsBySpec.set(hash, new Map(operations.map((op) => [op.iid ?? op.id, op])));
 }
 

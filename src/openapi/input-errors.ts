@@ -3,6 +3,7 @@
  * an operation returns only the errors listed for it). Which error that is comes from the spec, not a table.
  */
 import {
+  BadRequest,
   FormInvalidAnswerError,
   FormNotFoundError,
   InvalidCursorError,
@@ -56,6 +57,8 @@ export function toDeclaredError(
       return new FormInvalidAnswerError(pathParams.formID ?? '', message);
     case 'ProjectCopyError':
       return new ProjectCopyError(message);
+    case 'BadRequest':
+      return new BadRequest(message, KIND_BY_PLACE[first.in] as 'Params' | 'Query' | 'Payload' | undefined);
     default:
       throw new Error(`${operation.operationId}: no way to report bad input as ${operation.inputErrorTag}`);
   }

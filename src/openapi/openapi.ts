@@ -176,7 +176,9 @@ function indexOperation(
 
   const successStatus = [...responses.keys()].filter((s) => s < 300).sort()[0];
   if (successStatus === undefined) throw new Error(`${raw.operationId as string}: no success response`);
-  const inputError = responses.get(400)?.tags[0];
+  // The real server's validation answers InvalidRequestError wherever an operation declares it among others.
+  const badInput = responses.get(400)?.tags ?? [];
+  const inputError = badInput.includes('InvalidRequestError') ? 'InvalidRequestError' : badInput[0];
   if (!inputError) throw new Error(`${raw.operationId as string}: declares no 400 error for bad input`);
   const success = responses.get(successStatus);
   const successSchema = success?.hasBody ? resolveSchema(doc, `${pointer}/responses/${successStatus}`) : undefined;
@@ -250,8 +252,10 @@ function errorTags(doc: Json, schema: Json): string[] {
   const variants = (resolved.oneOf ?? resolved.anyOf) as Json[] | undefined;
   if (variants) return variants.flatMap((v) => errorTags(doc, v));
   const props = (resolved.properties ?? {}) as Record<string, Json>;
-  const tag = props._tag?.const ?? (props._tag?.enum as unknown[] | undefined)?.[0] ?? props.name?.const;
-  return typeof tag === 'string' ? [tag] : [];
+  // `{_tag}` objects, and the legacy `{name, data}` ones, whose name may be one of several.
+  const names = (p: Json | undefined) => (p?.const !== undefined ? [p.const] : ((p?.enum as unknown[]) ?? []));
+  const tags = props._tag ? names(props._tag) : names(props.name);
+  return tags.filter((t): t is string => typeof t === 'string');
 }
 
 export function resolvePointer(doc: Json, pointer: string): Json {

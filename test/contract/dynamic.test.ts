@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { validRequests, url } from '../support/requests.js';
+import { NOT_JSON, validRequests, url } from '../support/requests.js';
 import { specProblems } from '../support/spec-validator.js';
 
 it('generates spec-valid bodies for every operation, seed after seed', async () => {
@@ -13,6 +13,7 @@ it('generates spec-valid bodies for every operation, seed after seed', async () 
   for (let i = 0; i < 8; i++) {
     const app = await createApp({ dynamic: true, seed: `s${i}`, log: (l) => failures.push(l.split('\n')[0] ?? '') });
     for (const [id, sample] of Object.entries(validRequests)) {
+      if (NOT_JSON.has(id)) continue;
       let req = request(app)[sample.method.toLowerCase() as 'get'](url(sample));
       if (sample.body !== undefined)
         req = req.set('content-type', 'application/json').send(JSON.stringify(sample.body));

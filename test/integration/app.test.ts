@@ -196,8 +196,11 @@ describe('routes outside the interface', () => {
   it('answers a wrong method with 405, Allow and the operations there are', async () => {
     const res = await request(app).delete('/api/pty');
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('POST');
-    expect(res.body).toMatchObject({ _tag: 'SimMethodNotAllowedError', allowed: [{ operationId: 'v2.pty.create' }] });
+    expect(res.headers.allow).toBe('GET, POST');
+    expect(res.body).toMatchObject({
+      _tag: 'SimMethodNotAllowedError',
+      allowed: [{ operationId: 'v2.pty.list' }, { operationId: 'v2.pty.create' }],
+    });
   });
 
   it('answers CORS preflights like the real server', async () => {
@@ -218,7 +221,7 @@ describe('control plane', () => {
     await request(fresh).get('/api/plugin');
     await request(fresh).get('/api/nope');
     const ops = await request(fresh).get('/__sim/operations');
-    expect(ops.body.operations).toHaveLength(24); // the interface's 23 and the event stream
+    expect(ops.body.operations).toHaveLength(91); // the interface's 23 and the event stream
     const journal = await request(fresh).get('/__sim/journal');
     expect(
       journal.body.entries.map((e: { operationId?: string; layer: string; status: number }) => [

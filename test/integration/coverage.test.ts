@@ -49,9 +49,9 @@ describe('coverage', () => {
       'forms-settling: form frm_203a7e0000010CancelledAbCd pending → cancelled',
     ]);
     expect(mine.untouched.rules).toEqual(['runtime rule rul_1']);
-    expect(mine.summary.operations).toEqual({ covered: 1, total: 24 });
+    expect(mine.summary.operations).toEqual({ covered: 1, total: 91 });
     expect(mine.summary.line).toMatch(
-      /^operations 1\/24, declared errors 2\/\d+, transitions 3\/\d+, rules fired 0\/1$/,
+      /^operations 1\/91, declared errors 2\/\d+, transitions 3\/\d+, rules fired 0\/1$/,
     );
 
     const all = await sim.coverage({ all: true });

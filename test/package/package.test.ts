@@ -232,7 +232,7 @@ describe('the packed package, installed into an empty project', () => {
     const node = await run(process.execPath, ['out/consumer.js'], project, 30_000);
     expectSuccess(node, 'node out/consumer.js');
     expect(node.stdout).toMatch(/^pending forms: \d+$/m);
-    expect(node.stdout).toMatch(/^rule rul_1; operations 2\/24, /m);
+    expect(node.stdout).toMatch(/^rule rul_1; operations 2\/91, /m);
   }, 40_000);
 
   it('runs the installed bin through npx', async () => {

@@ -13,7 +13,7 @@ import { connect, type Socket } from 'node:net';
 import type fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/server.js';
-import { operation as specOperation, spec, specProblems } from '../support/spec-validator.js';
+import { declaredTags, operation as specOperation, operations, specProblems } from '../support/spec-validator.js';
 import { EVENT_STREAM, TARGETS, type HeaderList, type TargetOperation } from '../support/arbitraries.js';
 
 // ---- Seeds and run counts -----------------------------------------------------------------------------
@@ -377,39 +377,9 @@ const CONTROL_PREFIX = '/__sim';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function deref(node: Json): Json {
-  while (node && typeof node.$ref === 'string') {
-    node = (node.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-  }
-  return node;
-}
-
-/** Every `_tag` (or ProjectCopyError's `name`) a status of an operation declares, through oneOf/anyOf. */
-export function declaredTags(operationId: string, status: number): string[] {
-  const raw = specOperation(operationId).raw.responses[String(status)];
-  if (!raw) return [];
-  const collect = (schema: Json | undefined): string[] => {
-    const node = deref(schema ?? {});
-    const variants = (node.oneOf ?? node.anyOf) as Json[] | undefined;
-    if (variants) return variants.flatMap(collect);
-    const tag = node.properties?._tag?.const ?? node.properties?.name?.const;
-    const tags = (node.properties?._tag?.enum as string[] | undefined) ?? [];
-    return typeof tag === 'string' ? [tag, ...tags] : tags;
-  };
-  return collect(deref(raw).content?.['application/json']?.schema);
-}
-
-/** Templates of every operation, event stream included (it routes, though it is never fuzzed). */
-const ROUTES = TARGETS.map((t) => ({ operationId: t.operationId, method: t.method, segments: t.template.split('/') }));
+/** Templates of every operation, streams included (they route, though they are never fuzzed). */
+const ROUTES = operations.map((o) => ({ operationId: o.operationId, method: o.method, segments: o.path.split('/') }));
 export const EVENT_STREAM_PATH = specOperation(EVENT_STREAM).path;
-ROUTES.push({
-  operationId: EVENT_STREAM,
-  method: specOperation(EVENT_STREAM).method,
-  segments: EVENT_STREAM_PATH.split('/'),
-});
 
 export type Route = { kind: 'operation'; operationId: string } | { kind: 'method-not-allowed' } | { kind: 'not-found' };
 

@@ -64,8 +64,8 @@ describe.skipIf(!realServerAvailable())('proxy in front of the real server', () 
       { side: 'response', in: 'body', field: 'data.effect', message: 'data.effect is not an allowed field' },
     ]);
     expect(byOperation('v2.session.switchAgent')?.violations).toBeUndefined();
-    expect(entries[0]?.violations).toEqual([
-      { side: 'request', in: 'route', message: 'no operation of the spec matches' },
-    ]);
+    // Session creation is the real server's own operation: it answers as its document says.
+    expect(entries[0]?.operationId).toBe('v2.session.create');
+    expect(entries[0]?.violations).toBeUndefined();
   }, 60_000);
 });

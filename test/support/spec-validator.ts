@@ -83,11 +83,19 @@ export function declaredStatuses(operationId: string): number[] {
   return Object.keys(operation(operationId).raw.responses).map(Number);
 }
 
-/** The `_tag` (or `name` for ProjectCopyError) an error status of this operation carries. */
-export function declaredTag(operationId: string, status: number): string | undefined {
-  const response = deref(operation(operationId).raw.responses[String(status)]).node;
-  const schema = deref(response.content?.['application/json']?.schema ?? {}).node;
-  return schema.properties?._tag?.const ?? schema.properties?._tag?.enum?.[0] ?? schema.properties?.name?.const;
+/** The `_tag`s (or `name`s, in the older `{name, data}` dialect) an error status of this operation may carry. */
+export function declaredTags(operationId: string, status: number): string[] {
+  const raw = operation(operationId).raw.responses[String(status)];
+  if (!raw) return [];
+  const response = deref(raw).node;
+  const tagsOf = (node: Json): string[] => {
+    const schema = deref(node).node;
+    const choices = schema.anyOf ?? schema.oneOf;
+    if (choices) return (choices as Json[]).flatMap(tagsOf);
+    const named = schema.properties?._tag ?? schema.properties?.name;
+    return named?.const !== undefined ? [named.const] : (named?.enum ?? []);
+  };
+  return tagsOf(response.content?.['application/json']?.schema ?? {});
 }
 
 export function exampleNames(operationId: string, status: number): string[] {

@@ -60,23 +60,20 @@ export function inferSessions(timeline: Timeline): Inferred {
   };
 
   for (const step of timeline.steps) {
-    if (!step.operation) {
-      // A session created by a request the spec does not have (the real server's POST /api/session).
-      const created = dataOf(step);
-      if (
-        step.method === 'POST' &&
-        step.path === '/api/session' &&
-        step.status === 200 &&
-        isObject(created) &&
-        typeof created.id === 'string'
-      ) {
-        const s = get(created.id);
-        s.appears = step.at;
-        s.title = typeof created.title === 'string' ? created.title : s.title;
-        s.from.push(step);
-      }
+    // A session created (the real server's POST /api/session; a recording made with an older spec has it
+    // outside the spec): it appears then.
+    const creates = step.operation
+      ? step.operation.operationId === 'v2.session.create'
+      : step.method === 'POST' && step.path === '/api/session';
+    const created = creates && step.status === 200 ? dataOf(step) : undefined;
+    if (isObject(created) && typeof created.id === 'string') {
+      const s = get(created.id);
+      s.appears = step.at;
+      s.title = typeof created.title === 'string' ? created.title : s.title;
+      s.from.push(step);
       continue;
     }
+    if (!step.operation) continue;
     const id = step.params.sessionID;
     if (id === undefined) continue;
     if (step.status === 404 && tagOf(step) === 'SessionNotFoundError') {

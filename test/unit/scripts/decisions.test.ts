@@ -34,9 +34,12 @@ describe('npm run decisions', () => {
         .map((op) => op.operationId)
         .filter((id): id is string => id !== undefined),
     );
-    expect(ids).toHaveLength(24);
-    for (const id of ids)
+    expect(ids).toHaveLength(91);
+    for (const id of ids) {
       expect(output, id).toMatch(new RegExp(`^${id.replace(/\./g, '\\.')} {2}(GET|POST|PUT|PATCH|DELETE) /`, 'm'));
+      expect(under(id)[0], id).toMatch(/^ {2}- source: (interface-document|real-server opencode [\d.]+ \(GET \/doc\))/);
+    }
+    expect(output).toMatch(/^91 operations: 24 from interface-document, 67 from real-server opencode 1\.18\.33$/m);
   });
 
   it('prints every top-level decision at least once, an operation own under its id', () => {
