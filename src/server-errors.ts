@@ -7,6 +7,10 @@ import { TaggedError } from './tagged-error.js';
 
 /** The older dialect: `{name, data: {message, …}}` with no `_tag`, as ProjectCopyError speaks it. */
 abstract class NamedError extends TaggedError {
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super({ message, ...data });
+  }
+
   override toBody(): Record<string, unknown> {
     const data = Object.fromEntries(Object.entries(this.fields).filter(([, v]) => v !== undefined));
     return { name: this._tag, data };
@@ -63,56 +67,41 @@ export class BadRequest extends NamedError {
   readonly _tag = 'BadRequest';
   readonly status = 400;
   constructor(message: string, kind?: 'Params' | 'Headers' | 'Query' | 'Body' | 'Payload') {
-    super({ message, kind });
+    super(message, { kind });
   }
 }
 
 export class NotFoundError extends NamedError {
   readonly _tag = 'NotFoundError';
   readonly status = 404;
-  constructor(message: string) {
-    super({ message });
-  }
 }
 
 export class MoveSessionError extends NamedError {
   readonly _tag = 'MoveSessionError';
   readonly status = 400;
-  constructor(message: string) {
-    super({ message });
-  }
 }
 
 export class WorkspaceCreateError extends NamedError {
   readonly _tag = 'WorkspaceCreateError';
   readonly status = 400;
-  constructor(message: string) {
-    super({ message });
-  }
 }
 
 export class WorkspaceWarpError extends NamedError {
   readonly _tag = 'WorkspaceWarpError';
   readonly status = 400;
-  constructor(message: string) {
-    super({ message });
-  }
 }
 
 export class VcsApplyError extends NamedError {
   readonly _tag = 'VcsApplyError';
   readonly status = 400;
   constructor(message: string, reason: 'non-git' | 'not-clean' = 'non-git') {
-    super({ message, reason });
+    super(message, { reason });
   }
 }
 
 /** The worktree routes' failures, one name per step that failed (`WorktreeError` in the real server's document). */
 abstract class WorktreeError extends NamedError {
   readonly status = 400;
-  constructor(message: string) {
-    super({ message });
-  }
 }
 
 export class WorktreeNotGitError extends WorktreeError {
