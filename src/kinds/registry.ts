@@ -13,6 +13,7 @@ import { plugin } from './plugin/plugin.js';
 import { projectCopy } from './project-copy/project-copy.js';
 import { pty } from './pty/pty.js';
 import { reference } from './reference/reference.js';
+import { server } from './server/server.js';
 import { session } from './session/session.js';
 import { shell } from './shell/shell.js';
 
@@ -28,4 +29,5 @@ export const KINDS = catalogOf([
   file,
   model,
   projectCopy,
+  server,
 ]);
