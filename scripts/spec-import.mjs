@@ -13,22 +13,11 @@
 // first removes what the last one added, so importing a newer server again replaces it. The v2 part of the
 // real server's document is kept beside the spec (spec/real-server/), so that tests can hold answers to it and
 // `--check` needs no server.
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { tsImport } from 'tsx/esm/api';
 import { parseDocument, isMap } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -58,12 +47,12 @@ function mendedOperation(operation) {
   const out = mended(operation);
   // The interface document shows the location parameter (a workspace id starts with wrk, either may be null):
   // its shape stands for every operation that takes one.
-  out.parameters = out.parameters?.map((p) =>
-    p.in === 'query' && p.name === 'location' && p.style === 'deepObject'
-      ? { $ref: '#/components/parameters/Location' }
-      : p,
-  );
-  if (!out.parameters) delete out.parameters;
+  if (out.parameters)
+    out.parameters = out.parameters.map((p) =>
+      p.in === 'query' && p.name === 'location' && p.style === 'deepObject'
+        ? { $ref: '#/components/parameters/Location' }
+        : p,
+    );
   out.security ??= [];
   out.summary ??= operation.operationId;
   if (!out.responses?.['400'])
@@ -96,58 +85,20 @@ function binaryVersion() {
   return existsSync(pkg) ? JSON.parse(readFileSync(pkg, 'utf8')).version : undefined;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
-
-/** Starts `opencode serve` offline on loopback, in a fresh git repository with a throwaway HOME, and reads /doc. */
+/** Starts the real server as the tests do (test/support/real-server.ts: offline, loopback) and reads /doc. */
 async function docFromRealServer() {
-  const binary = join(ROOT, 'node_modules/opencode-linux-x64/bin/opencode');
-  if (!existsSync(binary))
-    throw new Error(`no real server at ${binary}: install the dev dependencies (npm ci), or pass --doc FILE|URL`);
-  const root = mkdtempSync(join(tmpdir(), 'spec-import-'));
-  const directory = join(root, 'repo');
-  const home = join(root, 'home');
-  mkdirSync(directory, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  const env = { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' };
-  spawnSync('git', ['init', '-q'], { cwd: directory, env });
-  spawnSync(
-    'git',
-    ['-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init'],
-    {
-      cwd: directory,
-      env,
-    },
-  );
-  const port = await freePort();
-  const child = spawn(binary, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'], {
-    cwd: directory,
-    env,
-    stdio: 'ignore',
-  });
+  const { realServerAvailable, startRealServer } = await tsImport('../test/support/real-server.ts', import.meta.url);
+  if (!realServerAvailable())
+    throw new Error(
+      'no real server (opencode-linux-x64): install the dev dependencies (npm ci), or pass --doc FILE|URL',
+    );
+  const server = await startRealServer();
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/doc`, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) return await res.json();
-      } catch {
-        // still starting
-      }
-      if (Date.now() > deadline || child.exitCode !== null)
-        throw new Error('the real server did not start within 30 s');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const res = await fetch(`${server.url}/doc`);
+    if (!res.ok) throw new Error(`the real server answered GET /doc with ${res.status}`);
+    return await res.json();
   } finally {
-    child.kill('SIGKILL');
-    rmSync(root, { recursive: true, force: true });
+    await server.stop();
   }
 }
 
@@ -169,26 +120,29 @@ function refsIn(value, out = new Set()) {
   return out;
 }
 
+/**
+ * The names of the component schemas `roots` refer to, directly or through other schemas; the walk does not
+ * go through a schema `stop` names.
+ */
+function reachedSchemas(roots, schemas, stop = () => false) {
+  const reached = new Set();
+  const nameOf = (ref) => ref.replace('#/components/schemas/', '');
+  const queue = [...refsIn(roots)].map(nameOf);
+  while (queue.length) {
+    const name = queue.pop();
+    if (reached.has(name) || stop(name)) continue;
+    if (!schemas?.[name]) throw new Error(`the real server's document refers to ${name}, which it does not define`);
+    reached.add(name);
+    queue.push(...[...refsIn(schemas[name])].map(nameOf));
+  }
+  return reached;
+}
+
 /** The v2 part of the real server's document: its operations, and the component schemas they reach. */
 function v2Part(doc) {
   const paths = Object.fromEntries(Object.entries(doc.paths).filter(([path]) => isV2(path)));
-  const reached = new Set();
-  const queue = [...refsIn(paths)];
-  while (queue.length) {
-    const ref = queue.pop();
-    if (reached.has(ref)) continue;
-    reached.add(ref);
-    const name = ref.replace('#/components/schemas/', '');
-    const schema = doc.components?.schemas?.[name];
-    if (!schema) throw new Error(`the real server's document refers to ${ref}, which it does not define`);
-    queue.push(...refsIn(schema));
-  }
-  const schemas = Object.fromEntries(
-    [...reached]
-      .map((ref) => ref.replace('#/components/schemas/', ''))
-      .sort()
-      .map((name) => [name, doc.components.schemas[name]]),
-  );
+  const reached = reachedSchemas(paths, doc.components?.schemas);
+  const schemas = Object.fromEntries([...reached].sort().map((name) => [name, doc.components.schemas[name]]));
   const usedTags = new Set(Object.values(paths).flatMap((item) => METHODS.flatMap((m) => item[m]?.tags ?? [])));
   return {
     openapi: doc.openapi,
@@ -220,20 +174,22 @@ function merge(specText, real, source) {
   for (const [path, item] of Object.entries(kept.paths))
     for (const method of METHODS) if (item[method]) shown.set(item[method].operationId, { path, method });
 
+  const served = new Set(
+    Object.values(real.paths).flatMap((item) => METHODS.map((m) => item[m]?.operationId).filter(Boolean)),
+  );
+  // The interface document's operations are marked anew, so a newer server that drops one says so.
+  for (const [operationId, { path, method }] of shown)
+    spec.setIn(
+      ['paths', path, method, 'x-source'],
+      `interface-document; the real server (${source}) ${served.has(operationId) ? 'serves it too' : 'does not serve it'}`,
+    );
+
   const added = { operations: 0, schemas: 0, tags: 0 };
   const importedOperations = [];
   for (const [path, item] of Object.entries(real.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
-      if (!operation) continue;
-      const seed = shown.get(operation.operationId);
-      if (seed) {
-        spec.setIn(
-          ['paths', seed.path, seed.method, 'x-source'],
-          `interface-document; the real server (${source}) serves it too`,
-        );
-        continue;
-      }
+      if (!operation || shown.has(operation.operationId)) continue;
       spec.setIn(
         ['paths', path, method],
         spec.createNode({ ...mendedOperation(operation), 'x-source': `real-server ${source}` }),
@@ -242,24 +198,10 @@ function merge(specText, real, source) {
       added.operations += 1;
     }
   }
-  for (const [path, item] of Object.entries(kept.paths))
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (operation && !operation['x-source'] && !real.paths[path]?.[method])
-        spec.setIn(
-          ['paths', path, method, 'x-source'],
-          `interface-document; the real server (${source}) does not serve it`,
-        );
-    }
   // The schemas the added operations reach; the walk stops at a name the spec keeps, whose shape is its own.
-  const reached = new Set();
-  const queue = [...refsIn(importedOperations)].map((ref) => ref.replace('#/components/schemas/', ''));
-  while (queue.length) {
-    const name = queue.pop();
-    if (reached.has(name) || kept.components?.schemas?.[name]) continue;
-    reached.add(name);
-    queue.push(...[...refsIn(real.components.schemas[name])].map((ref) => ref.replace('#/components/schemas/', '')));
-  }
+  const reached = reachedSchemas(importedOperations, real.components.schemas, (name) =>
+    Boolean(kept.components?.schemas?.[name]),
+  );
   for (const [name, schema] of Object.entries(real.components.schemas)) {
     if (!reached.has(name)) continue;
     spec.setIn(

@@ -43,7 +43,8 @@ export function operation(operationId: string): SpecOperation {
   return op;
 }
 
-function deref(node: Json): { node: Json; pointer?: string } {
+/** A node with its `$ref`s followed, and the pointer of the last one followed. */
+export function deref(node: Json): { node: Json; pointer?: string } {
   let pointer: string | undefined;
   while (node && typeof node.$ref === 'string') {
     pointer = node.$ref as string;
