@@ -267,3 +267,19 @@ export class SimForeignOriginError extends TaggedError {
     });
   }
 }
+
+/**
+ * More resources of one kind than a partition keeps: everything clients create (sessions, PTYs, permission
+ * requests, terminal connections, …) is capped per partition, so a client in a loop cannot grow memory without end.
+ */
+export class SimResourceLimitError extends TaggedError {
+  readonly _tag = 'SimResourceLimitError';
+  readonly status = 429;
+  constructor(noun: string, max: number) {
+    super({
+      message: `Cannot create another ${noun}: this partition already holds ${max}, its limit`,
+      hint: `Remove ${noun}s you are done with, reset the partition (POST /__sim/reset), or give each test its own partition`,
+      max,
+    });
+  }
+}
