@@ -16,6 +16,7 @@ import { readPreferences } from './layers/preferences.js';
 import { fallbackLayer } from './layers/fallback-layer.js';
 import type { AcceptedRequest, Layer, LayerName, NearMiss } from './exchange/layer.js';
 import { eventStreamLayer } from './layers/event-stream.js';
+import { sessionStreamsLayer } from './layers/session-streams.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
@@ -126,7 +127,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     // The simulated world's own event stream belongs to the mock: in front of a real server (or its recording)
     // the upstream's stream passes through. Left out by mode rather than declining per request when there is
     // no world, because a mock without a scenario (`--scenario none`) has no world yet still serves its stream.
-    ...(passThrough ? [] : [eventStreamLayer]),
+    ...(passThrough ? [] : [eventStreamLayer, sessionStreamsLayer]),
     // Declines wherever the partition has no world, which is always so in the pass-through modes.
     worldLayer(KINDS),
     source,

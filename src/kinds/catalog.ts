@@ -27,6 +27,8 @@ export interface KindCatalog {
   aggregate(type: string, data: Json): string | undefined;
   /** Sequence numbers per aggregate that a new world starts with. */
   sequences(world: World): Array<[string, number]>;
+  /** The durable events a new world's history stands for, per aggregate. */
+  history(world: World, around: Surroundings): Array<[string, Array<{ type: string; data: Json; time: number }>]>;
   /** A resource's state now; undefined for a kind without states or an id the world does not have. */
   stateOf(world: World, kind: string, id: string): string | undefined;
   /** Every resource and its state now, kind by kind. */
@@ -58,6 +60,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
       return undefined;
     },
     sequences: (world) => publications.flatMap((p) => [...(p.sequences?.(world) ?? [])]),
+    history: (world, around) => publications.flatMap((p) => [...(p.history?.(world, around) ?? [])]),
     stateOf: (world, kind, id) => byName.get(kind)?.stateOf?.(world, id),
     snapshot: (world) =>
       Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as Record<

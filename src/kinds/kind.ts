@@ -99,6 +99,11 @@ export interface Publication {
   aggregate?(type: string, data: Json): string | undefined;
   /** The last sequence number of each aggregate a new world starts with (its history counts as published). */
   sequences?(world: World): Iterable<[string, number]>;
+  /**
+   * The durable events a new world's history stands for, per aggregate, numbered from 0 (what a session's
+   * event log replays of what happened before the simulator started); one for each number `sequences` counts.
+   */
+  history?(world: World, around: Surroundings): Iterable<[string, Array<{ type: string; data: Json; time: number }>]>;
 }
 
 export interface Kind {

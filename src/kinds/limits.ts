@@ -22,6 +22,8 @@ export const LIMITS = {
   credential: 256,
   workspace: 256,
   worktree: 256,
+  /** Requests of one partition waiting for a session to go idle. */
+  waiting: 256,
 } as const;
 
 export type Limited = keyof typeof LIMITS;

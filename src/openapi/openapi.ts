@@ -24,6 +24,8 @@ export interface ParameterDefinition {
   required: boolean;
   deepObject: boolean;
   schema: Json;
+  /** The schema's own `type` where it names one (`number`): how a query value's text is read. */
+  type?: string;
 }
 
 /** Checks a value against one schema; [] means valid. Compiled on first use, then reused. */
@@ -155,6 +157,9 @@ function indexOperation(
       required: value.required === true,
       deepObject: value.style === 'deepObject',
       schema: { $ref: `${SPEC_ID}${at}/schema` },
+      ...(typeof (value.schema as Json | undefined)?.type === 'string'
+        ? { type: (value.schema as Json).type as string }
+        : {}),
     } satisfies ParameterDefinition;
   });
   const pathParams = params.filter((p) => p.in === 'path');

@@ -108,10 +108,21 @@ function readQuery(
           field: param.name,
           message: `Query parameter "${param.name}" is given more than once`,
         });
-      if (values.length > 0) query[param.name] = values[0];
+      if (values.length > 0) query[param.name] = typed(param, values[0]!);
     }
   }
   return { query, violations };
+}
+
+/**
+ * A query value as the schema types it: the real server decodes `?limit=5` as the number 5 where its document
+ * says number; text that is no number stays text, for validation to refuse.
+ */
+function typed(param: OperationDefinition['queryParams'][number], value: string): unknown {
+  const { type } = param;
+  if ((type === 'number' || type === 'integer') && value.trim() !== '' && Number.isFinite(Number(value)))
+    return Number(value);
+  return value;
 }
 
 function readBody(operation: OperationDefinition, parts: RequestParts): { body: unknown; violations: Violation[] } {

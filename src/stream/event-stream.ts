@@ -12,6 +12,7 @@ import type { ProjectContext } from '../openapi/location.js';
 import type { Engine } from '../state/engine.js';
 import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
+import { createDurableLog, type DurableLog } from './durable-log.js';
 import { createSequenceCounter, followers, publish, type Envelope } from './publication.js';
 import type { StreamQuota } from './stream-quota.js';
 
@@ -41,6 +42,10 @@ export interface EventStream {
   readonly subscribers: number;
   /** Subscribers dropped for not keeping up, since the partition was created. */
   readonly dropped: number;
+  /** Each session's numbered events, as its history and its own event stream read them. */
+  readonly durable: DurableLog;
+  /** A stream of one aggregate's numbered events after `after`, under the same cap as subscribers. */
+  follow(aggregate: string, after: number): Answer;
   dispose(): void;
 }
 
@@ -60,7 +65,29 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   // Announcements derived from the world (session.updated) have their own ids, which only the world decides.
   let derivedIds = createIds(createRandom(`${options.seed}:derived`));
   let dropped = 0;
-  sequence.reset(engine.world);
+  const durable = createDurableLog();
+  /** A new world: its sessions' histories are what their logs replay, numbered as the stream goes on numbering. */
+  const restart = () => {
+    sequence.reset(engine.world);
+    durable.clear();
+    if (!engine.world) return;
+    const { directory, id: projectID } = options.project();
+    const historyIds = createIds(createRandom(`${options.seed}:history`));
+    for (const [aggregate, events] of options.kinds.history(engine.world, {
+      directory,
+      projectID,
+      world: engine.world,
+    }))
+      events.forEach(({ type, data, time }, seq) =>
+        durable.add({
+          id: historyIds.ascending('evt_', time),
+          type,
+          durable: { aggregateID: aggregate, seq, version: 1 },
+          data,
+        }),
+      );
+  };
+  restart();
 
   const beat = (subscriber: Subscriber, now: number) => {
     if (engine.clock.realTime) return; // the wall-clock keep-alive covers a clock that moves by itself
@@ -88,15 +115,17 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       const { directory, id: projectID } = options.project();
       const around = { directory, projectID, world: engine.world };
       const envelope = publish(entry, around, sequence, options.kinds);
+      if (envelope) durable.add(envelope);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
       const derived = () => derivedIds.ascending('evt_', entry.time);
       for (const follower of followers(entry, around, sequence, options.kinds, derived)) {
+        durable.add(follower);
         if (subscribers.size) broadcast(follower, entry.time);
       }
       return;
     }
     if (entry.kind === 'control' && WORLD_RESTARTS.has(entry.action)) {
-      sequence.reset(engine.world);
+      restart();
       ids = createIds(createRandom(`${options.seed}:stream`));
       derivedIds = createIds(createRandom(`${options.seed}:derived`));
       for (const subscriber of subscribers) subscriber.nextBeat = entry.time + heartbeatMs;
@@ -135,8 +164,11 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
     get dropped() {
       return dropped;
     },
+    durable,
+    follow: (aggregate, after) => durable.follow(aggregate, after, options.quota),
     dispose() {
       unsubscribe();
+      durable.dispose();
       for (const subscriber of subscribers) subscriber.channel.close();
     },
   };

@@ -4,13 +4,7 @@
  * windows and turns that refuse revert staging, compaction admission with sequence numbers and id conflicts,
  * permissions, questions and instruction entries.
  */
-import {
-  ConflictError,
-  MessageNotFoundError,
-  QuestionNotFoundError,
-  SessionBusyError,
-  SessionNotFoundError,
-} from '../../errors.js';
+import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusyError } from '../../errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
@@ -18,31 +12,21 @@ import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { HandlerContext, Kind } from '../kind.js';
 import { condition, format } from './format.js';
 import { inferSessions } from './infer.js';
+import { lifecycleHandlers } from './lifecycle.js';
+import { existing, newSessionState, sessionOrThrow } from './lookup.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 import { sessionPublication } from './publication.js';
 import { readSessions } from './read.js';
-import { busyAt, inBusyWindow, initialChoice } from './state.js';
+import { inBusyWindow } from './state.js';
 import { turnAppliers } from './turn-appliers.js';
 import { admitPrompt, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turns.js';
-import type { MessageRecord, SessionState, SessionStatus } from './types.js';
+import type { MessageRecord, RevertFile, SessionState, SessionStatus } from './types.js';
 
 type Body = Record<string, unknown>;
 
 /** The real server's snapshot of an empty tree, for a revert the scenario does not describe. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-
-/** A session that exists now: one the scenario creates later is unknown until then. */
-function existing(world: World, id: string | undefined): SessionState | undefined {
-  const found = world.sessions.get(id ?? '');
-  return found?.status === 'scheduled' ? undefined : found;
-}
-
-function sessionOrThrow(world: World, id: string | undefined): SessionState {
-  const found = existing(world, id);
-  if (!found) throw new SessionNotFoundError(id ?? '');
-  return found;
-}
 
 function newMessageId(context: HandlerContext): string {
   return context.world.ids.ascending('msg_', context.now);
@@ -77,25 +61,13 @@ export const session: Kind = {
       { id: s.id, from: 'busy', to: 'idle' },
     ]),
 
+  // A session created later does not exist until then (the timeline creates it).
   seed: (scenario) => ({
     sessions: new Map(
-      scenario.sessions.map((definition): [string, SessionState] => {
-        const state: SessionState = {
-          definition,
-          status: 'idle',
-          messages: [...definition.messages],
-          inputs: new Map(),
-          inputSeq: 0,
-          questions: new Set(definition.questions),
-          ...initialChoice(definition, scenario),
-          queue: [],
-          turnsStarted: 0,
-        };
-        // A session created later does not exist until then (the timeline creates it).
-        const { start } = scenario;
-        state.status = definition.appears > start ? 'scheduled' : busyAt(state, start) ? 'busy' : 'idle';
-        return [definition.id, state];
-      }),
+      scenario.sessions.map((definition): [string, SessionState] => [
+        definition.id,
+        newSessionState(definition, scenario, scenario.start),
+      ]),
     ),
   }),
 
@@ -113,6 +85,8 @@ export const session: Kind = {
   publication: sessionPublication,
 
   handlers: {
+    ...lifecycleHandlers,
+
     'v2.session.messages': (request, { world }) =>
       answered(
         jsonAnswer(
@@ -264,6 +238,26 @@ export const session: Kind = {
         text: data.text,
         ...(metadata ? { metadata } : {}),
       }),
+    'session.next.revert.staged': (world, { data }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (state) state.revert = { ...data.revert, files: data.revert.files as RevertFile[] };
+    },
+    // Committing drops the messages from the staged one on; clearing keeps them all.
+    'session.next.revert.committed': (world, { data }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (!state) return;
+      const from = state.messages.findIndex((m) => m.id === data.messageID);
+      if (from >= 0) state.messages.splice(from);
+      state.revert = undefined;
+    },
+    'session.next.revert.cleared': (world, { data }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (state) state.revert = undefined;
+    },
+    'session.next.moved': (world, { data }) => {
+      const state = world.sessions.get(data.sessionID);
+      if (state) state.location = { ...data.location };
+    },
     'session.next.compaction.admitted': (world, { data }) => {
       const state = world.sessions.get(data.sessionID);
       if (!state) return;
@@ -275,8 +269,13 @@ export const session: Kind = {
     },
     'session.status': (world, { data }) =>
       changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
-    'session.created': (world, { data }) =>
-      changeState('session', data.sessionID, world.sessions.get(data.sessionID), 'idle'),
+    'session.created': (world, { data, time }) => {
+      if (data.definition && !world.sessions.has(data.sessionID)) {
+        world.sessions.set(data.sessionID, newSessionState(data.definition, world.scenario, time));
+        return { kind: 'session', id: data.sessionID, from: 'scheduled', to: 'idle' };
+      }
+      return changeState('session', data.sessionID, world.sessions.get(data.sessionID), 'idle');
+    },
   },
 
   timeline: {

@@ -30,5 +30,6 @@ export function initialChoice(
     if (m.type === 'agent-switched' && typeof m.agent === 'string') agent = m.agent;
     if (m.type === 'model-switched' && m.model) model = { ...(m.model as ModelRef) };
   }
-  return { agent, model };
+  // A session a client created runs with what it was created with.
+  return { agent: definition.agent ?? agent, model: definition.model ? { ...definition.model } : model };
 }

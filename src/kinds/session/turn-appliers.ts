@@ -57,7 +57,43 @@ const startPart = (part: Part) =>
 
 export const turnAppliers: Appliers = {
   'session.next.prompt.admitted': (world, { data }) => {
-    world.sessions.get(data.sessionID)?.queue.push({ messageID: data.messageID, text: data.prompt.text });
+    const state = world.sessions.get(data.sessionID);
+    if (!state) return;
+    // Prompts, synthetic messages and compactions are the session's inputs, numbered in admission order.
+    state.inputSeq += 1;
+    state.inputs.set(data.messageID, state.inputSeq);
+    // A synthetic message is already in the session (its event comes first); a client's prompt is not yet.
+    const synthetic = state.messages.some((m) => m.id === data.messageID);
+    const waiting = {
+      messageID: data.messageID,
+      text: data.prompt.text,
+      ...(synthetic ? {} : { prompt: data.prompt, delivery: data.delivery }),
+    };
+    // A client's steer goes ahead of what is queued: it is the next thing the agent takes up.
+    const ahead = !synthetic && data.delivery === 'steer';
+    if (ahead) state.queue.unshift(waiting);
+    else state.queue.push(waiting);
+  },
+  'session.prompt.held': (world, { data }) => {
+    const state = world.sessions.get(data.sessionID);
+    if (state) state.queue = state.queue.filter((p) => p.messageID !== data.messageID);
+  },
+  'session.next.prompted': (world, { data }) => {
+    const state = world.sessions.get(data.sessionID);
+    state?.messages.push({
+      id: data.messageID,
+      time: { created: data.timestamp },
+      type: 'user',
+      text: data.prompt.text,
+      ...(data.prompt.files ? { files: data.prompt.files } : {}),
+      ...(data.prompt.agents ? { agents: data.prompt.agents } : {}),
+    });
+  },
+  'session.turn.interrupted': (world, { data }) => {
+    const state = world.sessions.get(data.sessionID);
+    if (!state) return;
+    state.turn = undefined;
+    state.queue = [];
   },
   'session.turn.started': (world, { data }) => {
     const state = world.sessions.get(data.sessionID);

@@ -40,6 +40,8 @@ function continueTurns(
     if (!next || inBusyWindow(state.definition, now)) break;
     queue.shift();
     const plan = planTurn(world, state, next, now, started++);
+    // A client's prompt becomes the session's user message as its turn takes it up, as on the real server.
+    if (next.prompt) out.push(prompted(state, next, now));
     out.push(draft('session.turn.started', plan));
     if (!busy) out.push(draft('session.status', { sessionID: state.definition.id, status: { type: 'busy' } }));
     busy = true;
@@ -52,20 +54,41 @@ function continueTurns(
   return out;
 }
 
+function prompted(state: SessionState, prompt: QueuedPrompt, now: number): EventDraft {
+  return draft('session.next.prompted', {
+    timestamp: now,
+    sessionID: state.definition.id,
+    messageID: prompt.messageID,
+    prompt: prompt.prompt ?? { text: prompt.text },
+    delivery: prompt.delivery ?? 'steer',
+  });
+}
+
 /**
- * A prompt admitted by a synthetic message with resume: it plays at once on an idle session, or waits its
- * turn on a busy one. The caller commits these after the synthetic message itself.
+ * A prompt admitted to run: a synthetic message with resume, or a client's prompt. It plays at once on an idle
+ * session, or waits its turn on a busy one (a client's `steer` ahead of what is queued, `queue` behind it);
+ * without resume it is only recorded. The caller commits these after the synthetic message itself.
  */
-export function admitPrompt(world: World, state: SessionState, prompt: QueuedPrompt, now: number): EventDraft[] {
+export function admitPrompt(
+  world: World,
+  state: SessionState,
+  prompt: QueuedPrompt,
+  now: number,
+  resume = true,
+): EventDraft[] {
   const waits = state.status === 'busy';
   const sessionID = state.definition.id;
   const admitted = draft('session.next.prompt.admitted', {
     timestamp: now,
     sessionID,
     messageID: prompt.messageID,
-    prompt: { text: prompt.text },
-    delivery: waits ? 'queue' : 'steer',
+    prompt: prompt.prompt ?? { text: prompt.text },
+    delivery: prompt.delivery ?? (waits ? 'queue' : 'steer'),
   });
+  if (!resume) {
+    const held = draft('session.prompt.held', { sessionID, messageID: prompt.messageID });
+    return prompt.prompt ? [admitted, held, prompted(state, prompt, now)] : [admitted, held];
+  }
   return waits ? [admitted] : [admitted, ...continueTurns(world, state, now, undefined, [prompt], false)];
 }
 

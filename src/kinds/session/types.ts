@@ -1,7 +1,7 @@
 /** The session kind's shapes: a scenario session's definition (history, busy windows, turns), its state and events. */
 type Json = Record<string, unknown>;
 // The client's types that turn events carry (`Prompt`, `SessionErrorUnknown`, `LlmToolContent`, …).
-type Prompt = {
+export type Prompt = {
   text: string;
   files?: Array<{ uri: string; mime: string; name?: string; description?: string; source?: PromptSource }>;
   agents?: Array<{ name: string; source?: PromptSource }>;
@@ -87,6 +87,23 @@ export interface SessionDefinition {
   readonly messages: readonly MessageRecord[];
   readonly revert?: { snapshot?: string; files?: RevertFile[] };
   readonly questions: readonly string[];
+  /** Where it runs, for a session a client created elsewhere than the project directory. */
+  readonly location?: SessionLocation;
+  /** What a client created it with (a scenario session takes the scenario's defaults and its history's switches). */
+  readonly agent?: string;
+  readonly model?: ModelRef;
+}
+
+export interface SessionLocation {
+  directory: string;
+  workspaceID?: string;
+}
+
+/** A revert staged and not yet committed or cleared. */
+export interface StagedRevert {
+  messageID: string;
+  snapshot: string;
+  files: RevertFile[];
 }
 
 export interface ModelRef {
@@ -99,6 +116,9 @@ export interface ModelRef {
 export interface QueuedPrompt {
   messageID: string;
   text: string;
+  /** A client's prompt (not a synthetic message): its user message is added when its turn starts. */
+  prompt?: Prompt;
+  delivery?: 'steer' | 'queue';
 }
 
 export interface TokenUsage {
@@ -184,6 +204,10 @@ export interface SessionState {
   queue: QueuedPrompt[];
   /** Turns started so far (scripted ones play first). */
   turnsStarted: number;
+  /** The revert staged, until it is committed or cleared. */
+  revert?: StagedRevert;
+  /** Where it runs now (a move changes it); the project directory when undefined. */
+  location?: SessionLocation;
 }
 
 export type SessionStatus = 'scheduled' | 'idle' | 'busy';
@@ -202,7 +226,8 @@ declare module '../../state/world.js' {
 
 declare module '../../state/events.js' {
   interface EventCatalog {
-    'session.created': { sessionID: string };
+    /** `definition` for a session a client creates (a scenario's are in the world from the start). */
+    'session.created': { sessionID: string; definition?: SessionDefinition };
     'session.status': { sessionID: string; status: { type: 'busy' | 'idle' } };
     'session.next.agent.switched': { timestamp: number; sessionID: string; messageID: string; agent: string };
     'session.next.model.switched': {
@@ -220,6 +245,20 @@ declare module '../../state/events.js' {
       prompt: Prompt;
       delivery: 'steer' | 'queue';
     };
+    /** sim: a prompt admitted without resume waits for no turn: it is only recorded. */
+    'session.prompt.held': { sessionID: string; messageID: string };
+    'session.next.prompted': {
+      timestamp: number;
+      sessionID: string;
+      messageID: string;
+      prompt: Prompt;
+      delivery: 'steer' | 'queue';
+    };
+    /** sim: an interrupt ended the turn playing and dropped the prompts waiting behind it. */
+    'session.turn.interrupted': { sessionID: string };
+    'session.next.revert.committed': { timestamp: number; sessionID: string; messageID: string };
+    'session.next.revert.cleared': { timestamp: number; sessionID: string };
+    'session.next.moved': { timestamp: number; sessionID: string; location: SessionLocation };
     'session.next.step.started': StepData & { agent: string; model: ModelRef; snapshot?: string };
     'session.next.step.ended': StepData & {
       finish: string;

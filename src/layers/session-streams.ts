@@ -1,0 +1,78 @@
+/**
+ * What a session's own log answers, in the mock: a page of its numbered events (`history`), a stream of them
+ * from a sequence on (`events`), and a request that is answered once the session is idle (`wait`). They read
+ * the partition's log as the event stream numbers it, so all of them agree with `GET /api/event`.
+ *
+ * `wait` is answered when the session stops being busy: the virtual clock's advance (or, with --real-time,
+ * wall time) plays its turn to the end, or an interrupt stops it. A reset or a scenario switch ends the wait
+ * too: the world it waited in is gone.
+ */
+import { InvalidRequestError, SessionNotFoundError } from '../errors.js';
+import { emptyAnswer, jsonAnswer, type Answer } from '../exchange/exchange.js';
+import type { Layer } from '../exchange/layer.js';
+import { ensureRoom } from '../kinds/limits.js';
+import type { Partition } from '../state/partitions.js';
+import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../stream/durable-log.js';
+
+const waiting = new WeakMap<Partition, number>();
+
+/** A session of the partition's world that exists now, or SessionNotFoundError. */
+function sessionOf(partition: Partition, id: string | undefined) {
+  const session = partition.world?.sessions.get(id ?? '');
+  if (!session || session.status === 'scheduled') throw new SessionNotFoundError(id ?? '');
+  return session;
+}
+
+/** A decimal sequence or count from the query; the real server's validation message when it is not one. */
+function integer(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n))
+    throw new InvalidRequestError(`Expected an integer, got ${String(value)}\n  at ["${name}"]`, 'Query');
+  if (n < 0)
+    throw new InvalidRequestError(`Expected a value greater than or equal to 0, got ${n}\n  at ["${name}"]`, 'Query');
+  return n;
+}
+
+function untilIdle(partition: Partition, sessionID: string): Promise<Answer> {
+  ensureRoom('waiting', waiting.get(partition) ?? 0, 'request waiting for a session');
+  waiting.set(partition, (waiting.get(partition) ?? 0) + 1);
+  return new Promise((resolve) => {
+    const unsubscribe = partition.log.subscribe(() => {
+      const session = partition.world?.sessions.get(sessionID);
+      if (session?.status === 'busy') return;
+      unsubscribe();
+      waiting.set(partition, (waiting.get(partition) ?? 1) - 1);
+      resolve(emptyAnswer(204));
+    });
+  });
+}
+
+export const sessionStreamsLayer: Layer = {
+  name: 'scenario',
+  respond(request) {
+    const { operation, partition, pathParams, query } = request;
+    switch (operation.operationId) {
+      case 'v2.session.history': {
+        if (!partition.world) return undefined;
+        const session = sessionOf(partition, pathParams.sessionID);
+        const after = integer(query.after, 'after', 0);
+        const limit = Math.min(MAX_HISTORY_LIMIT, Math.max(1, integer(query.limit, 'limit', DEFAULT_HISTORY_LIMIT)));
+        return jsonAnswer(200, partition.events.durable.page(session.definition.id, after, limit));
+      }
+      case 'v2.session.events': {
+        if (!partition.world) return undefined;
+        const session = sessionOf(partition, pathParams.sessionID);
+        return partition.events.follow(session.definition.id, integer(query.after, 'after', 0));
+      }
+      case 'v2.session.wait': {
+        if (!partition.world) return undefined;
+        const session = sessionOf(partition, pathParams.sessionID);
+        if (session.status !== 'busy') return emptyAnswer(204);
+        return untilIdle(partition, session.definition.id);
+      }
+      default:
+        return undefined;
+    }
+  },
+};
