@@ -66,8 +66,8 @@ export function createDurableLog(max = DURABLE_EVENTS_KEPT): DurableLog {
   return {
     add(envelope) {
       if (!envelope.durable) return;
-      const { location: _location, ...rest } = envelope;
-      const kept = rest as Kept;
+      const kept = { ...envelope } as Kept & { location?: unknown };
+      delete kept.location;
       const aggregate = kept.durable.aggregateID;
       let list = byAggregate.get(aggregate);
       if (!list) byAggregate.set(aggregate, (list = []));
