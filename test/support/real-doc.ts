@@ -1,0 +1,48 @@
+/**
+ * Answers held to the real server's own document (the v2 part of `GET /doc` of opencode 1.18.33, kept in
+ * spec/real-server/): what a frontend built against the real server expects. The simulator's spec departs
+ * from it where the interface document shows an operation otherwise, so only operations the real server
+ * serves are checked, and only where the spec has not recorded a departure.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
+const addFormats = plugin.default ?? plugin;
+
+const DIR = new URL('../../spec/real-server/', import.meta.url);
+const FILE = readdirSync(DIR).find((f) => f.endsWith('.openapi.json'))!;
+export const realDoc: Json = JSON.parse(readFileSync(new URL(FILE, DIR), 'utf8'));
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(realDoc, 'real');
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
+const where = new Map<string, { path: string; method: string }>();
+for (const [path, item] of Object.entries(realDoc.paths as Json))
+  for (const method of METHODS) {
+    const id = (item as Json)[method]?.operationId as string | undefined;
+    if (id) where.set(id, { path, method });
+  }
+
+/** Whether the real server's document has this operation. */
+export function realServes(operationId: string): boolean {
+  return where.has(operationId);
+}
+
+/** Every problem of an answer against the real server's document; [] when it is what that document declares. */
+export function realDocProblems(operationId: string, status: number, body: unknown): string[] {
+  const at = where.get(operationId);
+  if (!at) return [`the real server's document has no ${operationId}`];
+  const response = realDoc.paths[at.path][at.method].responses?.[String(status)];
+  if (!response) return [`the real server's document declares no ${status} for ${operationId}`];
+  const pointer = `#/paths/${at.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${at.method}/responses/${status}`;
+  if (!response.content?.['application/json']) return body === undefined ? [] : ['a body where none is declared'];
+  const ref = `real${pointer}/content/application~1json/schema`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}
