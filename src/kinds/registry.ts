@@ -9,9 +9,11 @@ import { file } from './file/file.js';
 import { form } from './form/form.js';
 import { integration } from './integration/integration.js';
 import { model } from './model/model.js';
+import { permission } from './permission/permission.js';
 import { plugin } from './plugin/plugin.js';
 import { projectCopy } from './project-copy/project-copy.js';
 import { pty } from './pty/pty.js';
+import { question } from './question/question.js';
 import { reference } from './reference/reference.js';
 import { server } from './server/server.js';
 import { session } from './session/session.js';
@@ -20,6 +22,8 @@ import { shell } from './shell/shell.js';
 export const KINDS = catalogOf([
   session,
   form,
+  permission,
+  question,
   shell,
   integration,
   attempt,

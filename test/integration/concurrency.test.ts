@@ -264,7 +264,11 @@ describe('stateful transitions raced by 50 simultaneous requests (mock mode)', (
     expect(replied.map((e) => e.data)).toEqual([
       { sessionID: SES, requestID: QUE, answers: [[`choice-${winners[0] as number}`]] },
     ]);
-    expect((await state(sim.url, 'race-question')).sessions?.find((s) => s.id === SES)?.pendingQuestions).toEqual([]);
+    expect((await state(sim.url, 'race-question')).questions?.find((q) => q.id === QUE)).toMatchObject({
+      sessionID: SES,
+      state: 'replied',
+      answers: [[`choice-${winners[0] as number}`]],
+    });
   });
 
   it('50 compactions with the same client id: one admitted, 49 ConflictError; 50 without one: 50 distinct sequence numbers', async () => {

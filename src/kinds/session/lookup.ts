@@ -28,7 +28,6 @@ export function newSessionState(
     messages: [...definition.messages],
     inputs: new Map(),
     inputSeq: 0,
-    questions: new Set(definition.questions),
     ...initialChoice(definition, scenario),
     queue: [],
     turnsStarted: 0,

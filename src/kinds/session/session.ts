@@ -2,9 +2,9 @@
  * Session lifecycles: messages that page, agent/model switches and synthetic input that append messages,
  * agent turns that a resumed synthetic message plays (./turns.ts plans them, ./turn-play.ts plays them), busy
  * windows and turns that refuse revert staging, compaction admission with sequence numbers and id conflicts,
- * permissions, questions and instruction entries.
+ * and instruction entries (permissions and questions are kinds of their own: src/kinds/permission, question).
  */
-import { ConflictError, MessageNotFoundError, QuestionNotFoundError, SessionBusyError } from '../../errors.js';
+import { ConflictError, MessageNotFoundError, SessionBusyError } from '../../errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
@@ -78,7 +78,6 @@ export const session: Kind = {
       id: s.definition.id,
       state: s.status,
       messages: s.messages.length,
-      pendingQuestions: [...s.questions],
     })),
   }),
 
@@ -152,21 +151,6 @@ export const session: Kind = {
       );
     },
 
-    'v2.session.permission.create': (request, context) => {
-      const { definition } = sessionOrThrow(context.world, request.pathParams.sessionID);
-      const body = request.body as Body;
-      const id = typeof body.id === 'string' ? body.id : context.world.ids.ascending('per_', context.now);
-      const asked = {
-        id,
-        sessionID: definition.id,
-        action: body.action as string,
-        resources: body.resources as string[],
-      };
-      for (const key of ['save', 'metadata', 'source'] as const)
-        if (body[key] !== undefined && body[key] !== null) Object.assign(asked, { [key]: body[key] });
-      return answered(jsonAnswer(200, { data: { id } }), draft('permission.v2.asked', asked));
-    },
-
     'v2.session.revert.stage': (request, { world, now }) => {
       const sessionID = request.pathParams.sessionID ?? '';
       const messageID = (request.body as Body).messageID as string;
@@ -180,20 +164,6 @@ export const session: Kind = {
       return answered(
         jsonAnswer(200, { data: revert }),
         draft('session.next.revert.staged', { timestamp: now, sessionID, revert }),
-      );
-    },
-
-    'v2.session.question.reply': (request, { world }) => {
-      const requestID = request.pathParams.requestID ?? '';
-      const sessionID = request.pathParams.sessionID ?? '';
-      if (!existing(world, sessionID)?.questions.has(requestID)) throw new QuestionNotFoundError(requestID);
-      return answered(
-        NO_CONTENT,
-        draft('question.v2.replied', {
-          sessionID,
-          requestID,
-          answers: (request.body as { answers: string[][] }).answers,
-        }),
       );
     },
 
@@ -263,9 +233,6 @@ export const session: Kind = {
       if (!state) return;
       state.inputSeq = data.admittedSeq;
       state.inputs.set(data.messageID, data.admittedSeq);
-    },
-    'question.v2.replied': (world, { data }) => {
-      world.sessions.get(data.sessionID)?.questions.delete(data.requestID);
     },
     'session.status': (world, { data }) =>
       changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),

@@ -193,8 +193,6 @@ export interface SessionState {
   /** Ids of inputs admitted through compaction, with their sequence numbers. */
   inputs: Map<string, number>;
   inputSeq: number;
-  /** Questions still waiting for an answer. */
-  questions: Set<string>;
   /** What the next turn runs with: the scenario's defaults, then the last switch. */
   agent: string;
   model: ModelRef;
@@ -311,16 +309,6 @@ declare module '../../state/events.js' {
       sessionID: string;
       revert: { messageID: string; snapshot: string; files: unknown[] };
     };
-    'permission.v2.asked': {
-      id: string;
-      sessionID: string;
-      action: string;
-      resources: string[];
-      save?: string[];
-      metadata?: Json;
-      source?: Json;
-    };
-    'question.v2.replied': { sessionID: string; requestID: string; answers: string[][] };
     /** sim: the real server announces the removal to the model, not on the stream. */
     'session.instructions.entry.removed': { sessionID: string; key: string };
   }

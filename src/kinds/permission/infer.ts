@@ -1,0 +1,100 @@
+/**
+ * Permissions from traffic (scenario-from, the permission kind's part): the requests listed pending that no
+ * recorded request created, asked later when an event or an earlier listing says so, and the permissions
+ * saved before the recording began. The sessions they name must be declared: one the session kind did not
+ * infer is added here.
+ */
+import type { Step, Timeline } from '../../derive/timeline.js';
+import {
+  between,
+  dataOf,
+  firstAnswer,
+  formatDuration,
+  trusted,
+  type DraftSoFar,
+  type Inferred,
+  type Json,
+  type Part,
+} from '../draft.js';
+
+const LISTINGS = new Set(['v2.session.permission.list', 'v2.permission.request.list', 'v2.session.permission.get']);
+
+export function inferPermissions(timeline: Timeline, draft: DraftSoFar): Inferred {
+  const requests = pendingRequests(timeline, 'v2.session.permission.create', LISTINGS, 'permission.v2.asked');
+  const savedStep = firstAnswer(timeline, 'v2.permission.saved.list');
+  const projectID = (draft.project[0]?.value as Json | undefined)?.id;
+  const saved = ((savedStep && (dataOf(savedStep) as Json[] | undefined)) ?? []).map((s) => ({
+    id: s.id,
+    // The recording's own project is the one the scenario serves: no need to name it.
+    ...(s.projectID === projectID ? {} : { projectID: s.projectID }),
+    action: s.action,
+    resource: s.resource,
+  }));
+  if (!requests.length && !saved.length) return {};
+  const value: Json = {};
+  if (requests.length) value.requests = requests.map((p) => p.value);
+  if (saved.length) value.saved = saved;
+  const from = [...requests.flatMap((p) => p.from), ...(savedStep ? [savedStep] : [])];
+  return {
+    permissions: [{ value, from, events: requests.flatMap((p) => p.events ?? []), whole: true }],
+    sessions: undeclaredSessions(requests, draft.sessions ?? []),
+  };
+}
+
+/**
+ * Requests (permission or question) seen pending in listings and not created by a recorded request, in the
+ * order first seen; `appears` when their asking event, or an earlier listing without them, puts it later.
+ */
+export function pendingRequests(
+  timeline: Timeline,
+  create: string,
+  listings: ReadonlySet<string>,
+  asked: string,
+): Part[] {
+  const created = new Set(
+    timeline.steps
+      .filter((s) => s.operation?.operationId === create && s.status === 200)
+      .map((s) => (dataOf(s) as Json | undefined)?.id),
+  );
+  const seen = timeline.steps.filter(
+    (s) => listings.has(s.operation?.operationId ?? '') && trusted(s) && s.status === 200,
+  );
+  const records = new Map<string, { record: Json; first: Step }>();
+  for (const step of seen) {
+    const data = dataOf(step);
+    for (const record of (Array.isArray(data) ? data : [data]) as Json[]) {
+      const id = record?.id as string | undefined;
+      if (id && !created.has(id) && !records.has(id)) records.set(id, { record, first: step });
+    }
+  }
+  return [...records.values()].map(({ record, first }): Part => {
+    const value: Json = { ...record };
+    const event = timeline.events.find((e) => e.type === asked && e.data.id === record.id);
+    // The last listing before it that would have shown it (every session's, or its session's), without it.
+    const missing = seen
+      .filter((s) => s.at < first.at && Array.isArray(dataOf(s)))
+      .filter((s) => s.params.sessionID === undefined || s.params.sessionID === record.sessionID)
+      .pop();
+    if (event && event.at > 0) value.appears = formatDuration(event.at);
+    else if (missing) value.appears = formatDuration(between(missing.at + missing.durationMs, first.at));
+    return {
+      value,
+      from: [first, ...(missing ? [missing] : [])],
+      events: event ? [event] : [],
+      note: !event && missing ? `appears: missing from #${missing.seq}, listed in #${first.seq}` : undefined,
+    };
+  });
+}
+
+/** The sessions requests name that the draft does not declare, each declared for its first request. */
+export function undeclaredSessions(parts: readonly Part[], sessions: readonly Part[]): Part[] {
+  const known = new Set(sessions.map((p) => (p.value as Json).id));
+  const added: Part[] = [];
+  for (const part of parts) {
+    const sessionID = (part.value as Json).sessionID as string;
+    if (known.has(sessionID)) continue;
+    added.push({ value: { id: sessionID }, from: part.from, note: 'declared for its pending request' });
+    known.add(sessionID);
+  }
+  return added;
+}

@@ -1,0 +1,50 @@
+/**
+ * A scenario's questions read into definitions: those its sessions name as pending (`sessions[].questions`),
+ * with generated content, and those written out in `questions:` (checked against the spec's QuestionV2Request).
+ */
+import type { Path } from '../../scenarios/format.js';
+import { undeclared } from '../../text/closest.js';
+import { itemsOf, reportDuplicates } from '../answers.js';
+import type { Json, ReadContext } from '../kind.js';
+import { generatedQuestions } from './generate.js';
+import type { QuestionDefinition, QuestionRecord } from './types.js';
+
+export function readQuestions(source: Json, context: ReadContext): QuestionDefinition[] {
+  const sessions = context.declared('session');
+  const named = new Map<string, string>();
+  for (const s of itemsOf(source, 'sessions'))
+    for (const id of (s.questions as string[] | undefined) ?? []) if (!named.has(id)) named.set(id, s.id as string);
+  const written = itemsOf(source, 'questions').map((q, i): QuestionDefinition => {
+    const { appears, ...record } = q;
+    const path: Path = ['questions', i];
+    const id = String(record.id);
+    const sessionID = String(record.sessionID);
+    if (!sessions.has(sessionID))
+      context.problem([...path, 'sessionID'], undeclared('session', sessionID, 'sessions', sessions));
+    const owner = named.get(id);
+    if (owner !== undefined && owner !== sessionID)
+      context.problem(
+        [...path, 'sessionID'],
+        `question ${id} is pending in session ${owner} (its questions), not here`,
+      );
+    context.checkRecord('QuestionV2Request', record, path, `question ${id}`);
+    return {
+      record: record as unknown as QuestionRecord,
+      appears: appears === undefined ? context.start : context.after(appears),
+    };
+  });
+  reportDuplicates(
+    written.map((q) => q.record.id),
+    'questions',
+    'question',
+    context,
+  );
+  const ids = new Set(written.map((q) => q.record.id));
+  const generated = [...named]
+    .filter(([id]) => !ids.has(id))
+    .map(([id, sessionID]): QuestionDefinition => ({
+      record: { id, sessionID, questions: generatedQuestions(id) },
+      appears: context.start,
+    }));
+  return [...generated, ...written];
+}
