@@ -22,6 +22,7 @@ export const LIMITS = {
   credential: 256,
   workspace: 256,
   worktree: 256,
+  projectCopy: 256,
 } as const;
 
 export type Limited = keyof typeof LIMITS;
