@@ -5,7 +5,7 @@
  * The content type is the real server's: by extension, `application/octet-stream` when it knows none.
  */
 import { posix } from 'node:path';
-import type { FilesDefinition } from './types.js';
+import type { FilesDefinition, FileTree } from './types.js';
 
 /** The real server's content types by extension (observed on 1.18.33, which types `.ts` as an MPEG stream). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -86,13 +86,14 @@ function filler(path: string, size: number): Buffer {
   return Buffer.from(chunks.join('').slice(0, size), 'utf8');
 }
 
-const knownFiles = new WeakMap<FilesDefinition, readonly string[]>();
+/** Every file of a tree, found once per scenario (its tree is the same object for every read). */
+const knownFiles = new WeakMap<FileTree, readonly string[]>();
 
 function allFiles(files: FilesDefinition): readonly string[] {
-  let found = knownFiles.get(files);
+  let found = knownFiles.get(files.tree);
   if (!found) {
     found = Object.values(files.tree).flatMap((entries) => entries.filter((e) => e.type === 'file').map((e) => e.path));
-    knownFiles.set(files, found);
+    knownFiles.set(files.tree, found);
   }
   return found;
 }

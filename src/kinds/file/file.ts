@@ -31,7 +31,7 @@ function listDirectory(world: World, project: ProjectContext, request: AcceptedR
   const base = absoluteDirectory(project, location);
   // Another directory is another project, whose files the scenario does not describe.
   if (!within(project.directory, base)) return [];
-  const files = world.scenario.files.tree;
+  const files = world.scenario.files;
   const path = request.query.path as string | undefined;
   const target = posix.resolve(base, path ?? '.');
   // Without a path the location itself is what does not exist, so the error points there.
@@ -59,14 +59,15 @@ function readFile(world: World, project: ProjectContext, request: AcceptedReques
   if (path.endsWith('/')) throw fail('Not a file');
   const target = posix.resolve(base, path);
   if (!within(base, target)) throw fail('Path is outside the location');
-  const tree = world.scenario.files.tree;
+  const tree = world.scenario.files;
   const relative = posix.relative(project.directory, target);
   // Only the project's files are described: anything else reads as missing.
   if (!within(project.directory, target) || relative === '') throw fail('No such file');
   if (tree[`${relative}/`]) throw fail('Is a directory');
   const parent = tree[treeKey(project, posix.dirname(target))] ?? [];
   if (!parent.some((e) => e.type === 'file' && e.path === relative)) throw fail('No such file');
-  const bytes = fileBytes(world.scenario.files, relative, posix.basename(project.directory));
+  const files = { tree, ...world.scenario.fileContents };
+  const bytes = fileBytes(files, relative, posix.basename(project.directory));
   return { kind: 'raw', status: 200, raw: bytes, headers: { 'content-type': contentType(relative) } };
 }
 
@@ -74,7 +75,7 @@ function findFiles(world: World, project: ProjectContext, request: AcceptedReque
   const base = absoluteDirectory(project, location);
   if (!within(project.directory, base)) return [];
   const { query, type, limit } = request.query as { query: string; type?: 'file' | 'directory'; limit?: unknown };
-  const entries = entriesBelow(world.scenario.files.tree, treeKey(project, base));
+  const entries = entriesBelow(world.scenario.files, treeKey(project, base));
   return findEntries(entries, query, type, readLimit(limit));
 }
 
@@ -100,7 +101,10 @@ export const file: Kind = {
   name: 'file',
   format,
 
-  read: (source) => ({ files: readFiles(source.files as Item[] | undefined) }),
+  read: (source) => {
+    const { tree, contents, sizes } = readFiles(source.files as Item[] | undefined);
+    return { files: tree, fileContents: { contents, sizes } };
+  },
 
   handlers: {
     'v2.fs.list': (request, context) => {

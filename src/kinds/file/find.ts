@@ -15,7 +15,8 @@ export function entriesBelow(tree: FileTree, prefix: string): Entry[] {
   const found: Entry[] = [];
   for (const entries of Object.values(tree)) {
     for (const entry of entries) {
-      if (!entry.path.startsWith(prefix) || entry.path === '.git/' || entry.path.startsWith('.git/')) continue;
+      // The directory itself is the location, not one of its entries (the real server lists it as `/`).
+      if (!entry.path.startsWith(prefix) || entry.path === prefix || entry.path.startsWith('.git/')) continue;
       found.push({ path: entry.path.slice(prefix.length), type: entry.type });
     }
   }

@@ -46,7 +46,7 @@ function filesOf(timeline: Timeline, project: { directory: string } | undefined)
       if (base === undefined) continue; // outside the project: not part of its tree
       from.push(step);
       for (const entry of (dataOf(step) as Array<{ path: string }> | undefined) ?? [])
-        if (entry.path !== '/') paths.add(posix.join(base, entry.path) + (entry.path.endsWith('/') ? '/' : ''));
+        if (entry.path !== '/') paths.add(base ? `${base}/${entry.path}` : entry.path);
     } else if (id === 'v2.fs.read') {
       const type = step.interaction.response.headers['content-type'] ?? '';
       const text = textOf(step.answer);

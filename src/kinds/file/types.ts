@@ -12,16 +12,19 @@ export interface FileContent {
   readonly encoding: 'utf8' | 'base64';
 }
 
-export interface FilesDefinition {
-  readonly tree: FileTree;
+/** What the scenario says of its files' bytes; the tree itself is the `files` section other kinds read. */
+export interface FileContents {
   /** Contents the scenario gives, by path relative to the project; other files read as generated from their names. */
   readonly contents: Readonly<Record<string, FileContent>>;
   /** Sizes in bytes the scenario gives files without content (a large file): generated to that length. */
   readonly sizes: Readonly<Record<string, number>>;
 }
 
+export type FilesDefinition = FileContents & { readonly tree: FileTree };
+
 declare module '../../scenarios/definition.js' {
   interface ScenarioSections {
-    readonly files: FilesDefinition;
+    readonly files: FileTree;
+    readonly fileContents: FileContents;
   }
 }
