@@ -426,3 +426,17 @@ describe('workspaces', () => {
     expect(nobody.error).toEqual({ name: 'NotFoundError', data: { message: 'Session not found: ses_nope' } });
   });
 });
+
+it('published only events the spec lists, each valid', () => {
+  expect(frames.length).toBeGreaterThan(10);
+  for (const frame of frames) expect(eventProblems(frame), frame.type).toEqual([]);
+  expect(new Set(frames.map((f) => f.type))).toEqual(
+    new Set([
+      'server.connected',
+      'project.directories.updated',
+      'worktree.ready',
+      'workspace.status',
+      'session.updated',
+    ]),
+  );
+});
