@@ -28,7 +28,12 @@ export interface KindCatalog {
   /** Sequence numbers per aggregate that a new world starts with. */
   sequences(world: World): Array<[string, number]>;
   /** The durable events a new world's history stands for, per aggregate. */
-  history(world: World, around: Surroundings): Array<[string, Array<{ type: string; data: Json; time: number }>]>;
+  history(
+    world: World,
+    aggregate: string,
+    count: number,
+    around: Surroundings,
+  ): Array<{ type: string; data: Json; time: number }>;
   /** A resource's state now; undefined for a kind without states or an id the world does not have. */
   stateOf(world: World, kind: string, id: string): string | undefined;
   /** Every resource and its state now, kind by kind. */
@@ -60,7 +65,13 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
       return undefined;
     },
     sequences: (world) => publications.flatMap((p) => [...(p.sequences?.(world) ?? [])]),
-    history: (world, around) => publications.flatMap((p) => [...(p.history?.(world, around) ?? [])]),
+    history(world, aggregate, count, around) {
+      for (const p of publications) {
+        const found = p.history?.(world, aggregate, count, around);
+        if (found) return found;
+      }
+      return [];
+    },
     stateOf: (world, kind, id) => byName.get(kind)?.stateOf?.(world, id),
     snapshot: (world) =>
       Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as Record<

@@ -100,10 +100,15 @@ export interface Publication {
   /** The last sequence number of each aggregate a new world starts with (its history counts as published). */
   sequences?(world: World): Iterable<[string, number]>;
   /**
-   * The durable events a new world's history stands for, per aggregate, numbered from 0 (what a session's
-   * event log replays of what happened before the simulator started); one for each number `sequences` counts.
+   * The first `count` durable events of an aggregate a new world's history stands for, numbered from 0 (what
+   * a session's event log replays of what happened before the simulator started); undefined if not its own.
    */
-  history?(world: World, around: Surroundings): Iterable<[string, Array<{ type: string; data: Json; time: number }>]>;
+  history?(
+    world: World,
+    aggregate: string,
+    count: number,
+    around: Surroundings,
+  ): Array<{ type: string; data: Json; time: number }> | undefined;
 }
 
 export interface Kind {

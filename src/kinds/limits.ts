@@ -24,6 +24,7 @@ export const LIMITS = {
   worktree: 256,
   /** Requests of one partition waiting for a session to go idle. */
   waiting: 256,
+  projectCopy: 256,
 } as const;
 
 export type Limited = keyof typeof LIMITS;

@@ -18,6 +18,8 @@ import { reference } from './reference/reference.js';
 import { server } from './server/server.js';
 import { session } from './session/session.js';
 import { shell } from './shell/shell.js';
+import { workspace } from './workspace/workspace.js';
+import { worktree } from './worktree/worktree.js';
 
 export const KINDS = catalogOf([
   session,
@@ -33,5 +35,7 @@ export const KINDS = catalogOf([
   file,
   model,
   projectCopy,
+  worktree,
+  workspace,
   server,
 ]);

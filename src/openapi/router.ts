@@ -1,7 +1,8 @@
 /**
  * Finds the operation a request addresses. Paths are few (the interface has 23 operations), so a linear
  * scan over pre-split templates is both simplest and fast; literal segments outrank parameters so a fixed
- * path never loses to a template.
+ * path never loses to a template. A template ending in a literal `*` (the real server's `/api/fs/read/*`)
+ * takes the rest of the path, slashes and all, as its parameter `*`.
  */
 import type { OperationHint } from '../errors.js';
 import { keepBounded } from '../bounded-map.js';
@@ -46,14 +47,24 @@ function scanOperations(spec: SpecIndex, method: string, pathname: string): Rout
   return { kind: 'not-found', closest: closestOperations(spec, method, segments) };
 }
 
+/** The parameter a trailing `*` segment fills: the rest of the path, each segment decoded. */
+export const REST_PARAM = '*';
+
 function matchTemplate(
   template: string[],
   actual: string[],
 ): { params: Record<string, string>; literals: number } | undefined {
-  if (template.length !== actual.length) return undefined;
+  const rest = template[template.length - 1] === REST_PARAM;
+  if (rest ? actual.length < template.length : template.length !== actual.length) return undefined;
   const params: Record<string, string> = {};
   let literals = 0;
-  for (let i = 0; i < template.length; i++) {
+  // The rest may be empty (`/api/fs/read/`): the operation is still the one asked for, and says what is missing.
+  if (rest)
+    params[REST_PARAM] = actual
+      .slice(template.length - 1)
+      .map(safeDecode)
+      .join('/');
+  for (let i = 0; i < template.length - (rest ? 1 : 0); i++) {
     const t = template[i] as string;
     const a = actual[i] as string;
     if (t.startsWith('{') && t.endsWith('}')) {

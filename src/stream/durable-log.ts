@@ -33,6 +33,11 @@ export interface DurableLog {
   follow(aggregate: string, after: number, quota?: StreamQuota): Answer;
   /** Forgets everything (the world restarted); followers are ended, their aggregate is gone. */
   clear(): void;
+  /**
+   * The events a new world's history stands for: `count` per aggregate, made by `make` the first time the
+   * aggregate is read (most never are, and a partition should not pay for them).
+   */
+  seed(counts: ReadonlyMap<string, number>, make: (aggregate: string, count: number) => Envelope[]): void;
   readonly size: number;
   dispose(): void;
 }
@@ -44,6 +49,24 @@ export function createDurableLog(max = DURABLE_EVENTS_KEPT): DurableLog {
   let head = 0;
   let size = 0;
   const followers = new Set<Follower>();
+  let unread = new Map<string, number>();
+  let maker: ((aggregate: string, count: number) => Envelope[]) | undefined;
+
+  /** An aggregate's history, made on its first reading and kept before what happened since. */
+  const materialize = (aggregate: string) => {
+    const count = unread.get(aggregate);
+    if (count === undefined || !maker) return;
+    unread.delete(aggregate);
+    const made = maker(aggregate, count).map((e) => {
+      const kept = { ...e } as Kept & { location?: unknown };
+      delete kept.location;
+      return kept;
+    });
+    byAggregate.set(aggregate, [...made, ...(byAggregate.get(aggregate) ?? [])]);
+    for (let i = 0; i < made.length; i++) order.push(aggregate);
+    size += made.length;
+    evict();
+  };
 
   const evict = () => {
     while (size > max && head < order.length) {
@@ -83,11 +106,13 @@ export function createDurableLog(max = DURABLE_EVENTS_KEPT): DurableLog {
       }
     },
     page(aggregate, from, limit) {
+      materialize(aggregate);
       const rest = after(aggregate, from);
       return { data: rest.slice(0, limit), hasMore: rest.length > limit };
     },
     follow(aggregate, from, quota) {
       quota?.claim();
+      materialize(aggregate);
       const channel = createSseChannel({ maxQueued: SUBSCRIBER_BUFFER });
       const follower = { channel, aggregate };
       followers.add(follower);
@@ -102,7 +127,13 @@ export function createDurableLog(max = DURABLE_EVENTS_KEPT): DurableLog {
       for (const event of after(aggregate, from)) channel.send(JSON.stringify(event));
       return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS }, stream: channel.stream };
     },
+    seed(counts, make) {
+      unread = new Map(counts);
+      maker = make;
+    },
     clear() {
+      unread = new Map();
+      maker = undefined;
       byAggregate.clear();
       order.length = 0;
       head = 0;

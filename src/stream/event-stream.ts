@@ -72,20 +72,20 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
     durable.clear();
     if (!engine.world) return;
     const { directory, id: projectID } = options.project();
-    const historyIds = createIds(createRandom(`${options.seed}:history`));
-    for (const [aggregate, events] of options.kinds.history(engine.world, {
-      directory,
-      projectID,
-      world: engine.world,
-    }))
-      events.forEach(({ type, data, time }, seq) =>
-        durable.add({
-          id: historyIds.ascending('evt_', time),
+    const world = engine.world;
+    const counts = new Map(options.kinds.sequences(world).map(([aggregate, last]) => [aggregate, last + 1]));
+    durable.seed(counts, (aggregate, count) => {
+      // Ids per aggregate, so they do not depend on which session is read first.
+      const ids = createIds(createRandom(`${options.seed}:history:${aggregate}`));
+      return options.kinds
+        .history(world, aggregate, count, { directory, projectID, world })
+        .map(({ type, data, time }, seq) => ({
+          id: ids.ascending('evt_', time),
           type,
           durable: { aggregateID: aggregate, seq, version: 1 },
           data,
-        }),
-      );
+        }));
+    });
   };
   restart();
 

@@ -298,8 +298,11 @@ describe('v2.fs.list', () => {
     });
   });
 
-  it('falls through to the spec examples when the scenario declares no files', () => {
-    expect(answer(worldOf('name: t\n'), 'v2.fs.list', { query: { path: 'src' } })).toBeUndefined();
+  it("lists a small TypeScript project's tree when the scenario declares no files", () => {
+    expect(data(worldOf('name: t\n'), 'v2.fs.list', { query: { path: 'src' } })).toEqual([
+      { path: 'src/greet.ts', type: 'file' },
+      { path: 'src/index.ts', type: 'file' },
+    ]);
   });
 });
 

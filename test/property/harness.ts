@@ -385,7 +385,8 @@ export type Route = { kind: 'operation'; operationId: string } | { kind: 'method
 
 /**
  * Which operation a path addresses, read from the spec's templates alone: a parameter takes one non-empty
- * segment, literals outrank parameters, HEAD is GET without the body.
+ * segment, a trailing `*` takes the rest of the path (none or more segments), literals outrank parameters,
+ * HEAD is GET without the body.
  */
 export function routeOf(method: string, pathname: string): Route {
   const actual = pathname.split('/');
@@ -393,10 +394,12 @@ export function routeOf(method: string, pathname: string): Route {
   let best: { operationId: string; literals: number } | undefined;
   let otherMethod = false;
   for (const route of ROUTES) {
-    if (route.segments.length !== actual.length) continue;
+    const rest = route.segments[route.segments.length - 1] === '*';
+    if (rest ? actual.length < route.segments.length : route.segments.length !== actual.length) continue;
     let literals = 0;
     const matches = route.segments.every((t, i) => {
       const a = actual[i] as string;
+      if (rest && i === route.segments.length - 1) return true;
       if (t.startsWith('{')) return a !== '';
       if (t === a) literals++;
       return t === a;

@@ -44,6 +44,9 @@ describe('the oracle', () => {
     });
     expect(routeOf('DELETE', '/api/plugin')).toEqual({ kind: 'method-not-allowed' });
     expect(routeOf('GET', '/api/session//message')).toEqual({ kind: 'not-found' });
+    expect(routeOf('GET', '/api/fs/read/src/a.ts')).toEqual({ kind: 'operation', operationId: 'v2.fs.read' });
+    expect(routeOf('GET', '/api/fs/read/')).toEqual({ kind: 'operation', operationId: 'v2.fs.read' });
+    expect(routeOf('GET', '/api/fs/read')).toEqual({ kind: 'not-found' });
   });
 
   it('accepts a declared error and the declared 5xx a Prefer asked for', () => {

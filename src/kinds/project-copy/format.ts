@@ -10,7 +10,7 @@ export const format = {
       type: 'object',
       additionalProperties: false,
       description:
-        "How POST /experimental/project/{projectID}/copy answers: the copy's directory, or a scripted ProjectCopyError.",
+        'Project copies (/experimental/project/{projectID}/copy): a scripted ProjectCopyError for every creation, and the copies that exist when the scenario starts (a dirty one needs force to be removed).',
       properties: {
         error: {
           type: 'object',
@@ -22,6 +22,21 @@ export const format = {
             },
             forceRequired: {
               type: 'boolean',
+            },
+          },
+        },
+        copies: {
+          type: 'array',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['directory'],
+            properties: {
+              directory: { type: 'string', pattern: '^/', description: "The copy's absolute directory." },
+              dirty: {
+                type: 'boolean',
+                description: 'It has modified or untracked files: removing it without force answers forceRequired.',
+              },
             },
           },
         },

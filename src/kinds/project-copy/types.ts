@@ -1,7 +1,9 @@
-/** The project copy kind's shapes: a scripted failure, the directories handed out, and their events. */
+/** The project copy kind's shapes: a scripted failure, the copies that exist, and their events. */
 
 export interface ProjectCopyDefinition {
   readonly error?: { message: string; forceRequired?: boolean };
+  /** Copies that exist when the scenario starts; a dirty one has changes, so removing it needs `force`. */
+  readonly copies?: ReadonlyArray<{ directory: string; dirty?: boolean }>;
 }
 
 declare module '../../scenarios/definition.js' {
@@ -12,8 +14,10 @@ declare module '../../scenarios/definition.js' {
 
 declare module '../../state/world.js' {
   interface WorldTables {
-    /** Project copy directories handed out, for -2, -3… suffixes. */
+    /** Project copy directories that exist (later copies of a taken name get -2, -3…). */
     readonly copies: Set<string>;
+    /** The copies with modified or untracked files. */
+    readonly dirtyCopies: Set<string>;
   }
 }
 
@@ -21,6 +25,8 @@ declare module '../../state/events.js' {
   interface EventCatalog {
     /** sim: a project copy handed out this directory (later copies get -2, -3…). */
     'project.copy.created': { projectID: string; directory: string };
+    /** sim: a project copy was removed (its directory is free again). */
+    'project.copy.removed': { projectID: string; directory: string };
     'project.directories.updated': { projectID: string };
   }
 }

@@ -64,7 +64,10 @@ export function titleOf(world: World, session: SessionState): string {
 }
 
 export function locationOf(session: SessionState, project: ProjectContext): SessionLocation {
-  return session.location ?? session.definition.location ?? { directory: project.directory };
+  const base = session.location ?? session.definition.location ?? { directory: project.directory };
+  if (session.workspace === undefined) return base;
+  const rest: SessionLocation = { directory: base.directory };
+  return session.workspace === null ? rest : { ...rest, workspaceID: session.workspace };
 }
 
 /** The v2 record (`SessionV2Info`). */

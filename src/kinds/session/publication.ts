@@ -85,10 +85,12 @@ export const sessionPublication: Publication = {
       session.status === 'scheduled' ? [] : [[id, session.messages.length] as [string, number]],
     ),
 
-  history: (world, around) =>
-    [...world.sessions].flatMap(([id, session]) =>
-      session.status === 'scheduled'
-        ? []
-        : [[id, sessionHistory(world, session, { directory: around.directory, id: around.projectID ?? 'global' })]],
-    ),
+  history(world, aggregate, count, around) {
+    const session = world.sessions.get(aggregate);
+    if (!session) return undefined;
+    return sessionHistory(world, session, { directory: around.directory, id: around.projectID ?? 'global' }).slice(
+      0,
+      count,
+    );
+  },
 };

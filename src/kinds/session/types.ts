@@ -206,6 +206,8 @@ export interface SessionState {
   revert?: StagedRevert;
   /** Where it runs now (a move changes it); the project directory when undefined. */
   location?: SessionLocation;
+  /** The workspace a warp put it in (null: warped out of any), over what its location says. */
+  workspace?: string | null;
 }
 
 export type SessionStatus = 'scheduled' | 'idle' | 'busy';

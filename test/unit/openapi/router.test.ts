@@ -39,4 +39,38 @@ describe('findOperation', () => {
   it('does not match an empty parameter segment', () => {
     expect(findOperation(spec, 'GET', '/api/shell/').kind).toBe('not-found');
   });
+
+  it('gives a trailing * segment the rest of the path, slashes and all, each segment decoded', () => {
+    expect(findOperation(spec, 'GET', '/api/fs/read/src/pages/My%20Page.tsx')).toMatchObject({
+      kind: 'found',
+      operation: { operationId: 'v2.fs.read' },
+      params: { '*': 'src/pages/My Page.tsx' },
+    });
+    expect(findOperation(spec, 'GET', '/api/fs/read/README.md')).toMatchObject({ params: { '*': 'README.md' } });
+    // What the official client sends when not told the file: a file named `*`.
+    expect(findOperation(spec, 'GET', '/api/fs/read/*')).toMatchObject({ params: { '*': '*' } });
+    // One segment that decodes to a path outside the location stays the parameter; the kind refuses it.
+    expect(findOperation(spec, 'GET', '/api/fs/read/..%2F..%2Fetc%2Fpasswd')).toMatchObject({
+      params: { '*': '../../etc/passwd' },
+    });
+  });
+
+  it('routes an empty rest to the operation, which says what is missing, and nothing shorter', () => {
+    expect(findOperation(spec, 'GET', '/api/fs/read/')).toMatchObject({
+      kind: 'found',
+      operation: { operationId: 'v2.fs.read' },
+      params: { '*': '' },
+    });
+    expect(findOperation(spec, 'GET', '/api/fs/read').kind).toBe('not-found');
+    expect(findOperation(spec, 'POST', '/api/fs/read/a/b')).toMatchObject({
+      kind: 'method-not-allowed',
+      allowed: [{ operationId: 'v2.fs.read', method: 'GET', path: '/api/fs/read/*' }],
+    });
+  });
+
+  it('gives each request its own parameters, rest included, even from the cache', () => {
+    const first = findOperation(spec, 'GET', '/api/fs/read/a/b.ts');
+    if (first.kind === 'found') first.params['*'] = 'changed';
+    expect(findOperation(spec, 'GET', '/api/fs/read/a/b.ts')).toMatchObject({ params: { '*': 'a/b.ts' } });
+  });
 });
