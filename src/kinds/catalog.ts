@@ -56,7 +56,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
     internal: new Set(publications.flatMap((p) => p.internal ?? [])),
     reshape: merged<Reshape>((p) => p.reshape),
-    follow: merged<Follow>((p) => p.follow),
+    follow: followers(publications),
     aggregate(type, data) {
       for (const p of publications) {
         const found = p.aggregate?.(type, data);
@@ -81,4 +81,18 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     possible: (scenario) =>
       list.flatMap((k) => (k.possible?.(scenario) ?? []).map((t) => ({ ...t, kind: k.name }) as Transition)),
   };
+}
+
+/** What follows an event, from every kind that says so (an integration change reloads the model catalogue too). */
+function followers(publications: readonly Publication[]): Map<string, Follow> {
+  const byType = new Map<string, Follow[]>();
+  for (const [type, follow] of publications.flatMap((p) => Object.entries(p.follow ?? {}))) {
+    byType.set(type, [...(byType.get(type) ?? []), follow as Follow]);
+  }
+  return new Map(
+    [...byType].map(([type, list]): [string, Follow] => [
+      type,
+      list.length === 1 ? (list[0] as Follow) : (event, around) => list.flatMap((f) => f(event, around)),
+    ]),
+  );
 }

@@ -3,8 +3,12 @@
  * those before it: a form to its session, an attempt to its integration; scenario-from infers them in this
  * order too, so a kind finds those it refers to already inferred). Adding a kind is its folder and one line here.
  */
+import { agent } from './agent/agent.js';
 import { attempt } from './attempt/attempt.js';
+import { capability } from './capability/capability.js';
 import { catalogOf } from './catalog.js';
+import { command } from './command/command.js';
+import { consoleKind } from './console/console.js';
 import { file } from './file/file.js';
 import { form } from './form/form.js';
 import { integration } from './integration/integration.js';
@@ -15,9 +19,12 @@ import { projectCopy } from './project-copy/project-copy.js';
 import { pty } from './pty/pty.js';
 import { question } from './question/question.js';
 import { reference } from './reference/reference.js';
+import { resource } from './resource/resource.js';
 import { server } from './server/server.js';
 import { session } from './session/session.js';
 import { shell } from './shell/shell.js';
+import { skill } from './skill/skill.js';
+import { tool } from './tool/tool.js';
 import { workspace } from './workspace/workspace.js';
 import { worktree } from './worktree/worktree.js';
 
@@ -34,6 +41,13 @@ export const KINDS = catalogOf([
   plugin,
   file,
   model,
+  agent,
+  command,
+  skill,
+  tool,
+  resource,
+  capability,
+  consoleKind,
   projectCopy,
   worktree,
   workspace,

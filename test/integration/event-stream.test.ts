@@ -219,6 +219,8 @@ describe('GET /api/event read by the official client', () => {
       'integration.attempt.settled',
       'integration.connection.updated',
       'integration.updated',
+      // The model catalogue reloads after an integration changes: openai's models are listed now.
+      'catalog.updated',
     ]);
     expect(sub.frames[1]?.data).toEqual({
       attemptID: 'con_203a64b00001CrBDw85dYNzrGb',

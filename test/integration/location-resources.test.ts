@@ -315,8 +315,15 @@ describe('v2.model.default', () => {
     });
   });
 
-  it('falls through to the spec example when the scenario declares no model', () => {
-    expect(answer(worldOf('name: t\n'), 'v2.model.default')).toBeUndefined();
+  it("answers the catalogue's record of the model sessions start with when the scenario declares none", () => {
+    expect(answer(worldOf('name: t\n'), 'v2.model.default')?.body).toMatchObject({
+      data: {
+        id: 'claude-sonnet-4-5',
+        modelID: 'claude-sonnet-4-5',
+        providerID: 'anthropic',
+        package: '@ai-sdk/anthropic',
+      },
+    });
   });
 });
 

@@ -87,8 +87,8 @@ describe('a scenario with a project', () => {
   it('echoes its project in location-scoped answers, whichever layer answers', async () => {
     const home = { directory: PROJECT.directory, project: PROJECT };
     expect((await call('get', `/api/shell/${LOGGED_SHELL}`)).body.location).toEqual(home);
-    // The scenario has no model: the spec's example answers, about the scenario's project.
-    const fallback = await call('get', '/api/model/default');
+    // The scenario lists no plugins: the spec's example answers, about the scenario's project.
+    const fallback = await call('get', '/api/plugin');
     expect(fallback.headers['x-sim-layer']).toBe('fallback');
     expect(fallback.body.location).toEqual(home);
     expect((await call('get', '/api/plugin?location[directory]=/home/dev/acme-api/src')).body.location).toEqual({

@@ -77,6 +77,8 @@ const CATALOG: Record<EventType, true> = {
   'session.next.tool.success': true,
   'session.next.tool.failed': true,
   'session.next.retried': true,
+  'catalog.updated': true,
+  'console.org.switched': true,
 };
 
 function event<T extends EventType>(type: T, data: EventCatalog[T]): DomainEvent {

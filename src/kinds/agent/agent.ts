@@ -1,0 +1,68 @@
+/**
+ * The agents (`GET /api/agent`): the scenario's, or the real server's defaults, with their permission rules
+ * made for the location asked about (they name the user's home and the location's plans). Sessions start
+ * with build and switch to others by name, so a scenario that lists its own agents must list those.
+ */
+import { absoluteDirectory } from '../location.js';
+import { resolveLocation } from '../../openapi/location.js';
+import { answered, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
+import type { Json, Kind, ReadContext } from '../kind.js';
+import { baseRules, defaultAgents } from './defaults.js';
+import { format } from './format.js';
+import { inferAgents } from './infer.js';
+
+/** The agent a session starts with (src/kinds/session/state.ts). */
+const SESSION_AGENT = 'build';
+
+export const agent: Kind = {
+  name: 'agent',
+  format,
+
+  read(source, context) {
+    if (source.agents === undefined) return {};
+    const agents = itemsOf(source, 'agents').map((raw, i) => {
+      const record: Json = { request: { headers: {}, body: {} }, mode: 'all', hidden: false, ...raw };
+      // The rules an agent takes by default name paths of the location, so they are checked as made for one.
+      const served =
+        record.permissions === undefined ? { ...record, permissions: baseRules('/home/dev/project') } : record;
+      context.checkRecord('AgentV2Info', served, ['agents', i], `agent ${String(record.id)}`);
+      return record as Json & { id: string };
+    });
+    reportDuplicates(
+      agents.map((a) => a.id),
+      'agents',
+      'agent',
+      context,
+    );
+    checkSessionAgents(source, new Set(agents.map((a) => a.id)), context);
+    return { agents };
+  },
+
+  handlers: {
+    'v2.agent.list': (request, context) => {
+      const directory = absoluteDirectory(context.project, resolveLocation(context.project, request.query.location));
+      const { agents } = context.world.scenario;
+      const listed = agents
+        ? agents.map((a) => (a.permissions === undefined ? { ...a, permissions: baseRules(directory) } : a))
+        : defaultAgents(directory);
+      return answered(locationAnswer(request, context, listed));
+    },
+  },
+
+  infer: inferAgents,
+};
+
+/** Every agent the scenario's sessions use (build, and those their messages switch to) must be listed. */
+function checkSessionAgents(source: Json, listed: ReadonlySet<string>, context: ReadContext): void {
+  const sessions = itemsOf(source, 'sessions');
+  if (!sessions.length) return;
+  const used = new Set([SESSION_AGENT]);
+  for (const session of sessions) {
+    for (const message of (session.messages as Json[] | undefined) ?? []) {
+      if (message.type === 'agent-switched' && typeof message.agent === 'string') used.add(message.agent);
+    }
+  }
+  for (const id of used) {
+    if (!listed.has(id)) context.problem(['agents'], `lists no agent ${id}, which a session of the scenario uses`);
+  }
+}

@@ -1,0 +1,9 @@
+/** The agents listed (scenario-from, the agent kind's part). */
+import type { Timeline } from '../../derive/timeline.js';
+import { dataOf, firstAnswer, type Inferred, type Json } from '../draft.js';
+
+export function inferAgents(timeline: Timeline): Inferred {
+  const listing = firstAnswer(timeline, 'v2.agent.list');
+  if (!listing) return {};
+  return { agents: ((dataOf(listing) as Json[] | undefined) ?? []).map((value) => ({ value, from: [listing] })) };
+}

@@ -1,0 +1,21 @@
+/** The experimental features on (`GET /experimental/capabilities`): none unless the scenario turns them on. */
+import { jsonAnswer } from '../../exchange/exchange.js';
+import { answered } from '../answers.js';
+import type { Kind } from '../kind.js';
+import { format } from './format.js';
+import { inferCapabilities } from './infer.js';
+
+export const capability: Kind = {
+  name: 'capability',
+  format,
+
+  read: (source) => ({
+    capabilities: { backgroundSubagents: false, ...(source.capabilities as object | undefined) },
+  }),
+
+  handlers: {
+    'experimental.capabilities.get': (_request, { world }) => answered(jsonAnswer(200, world.scenario.capabilities)),
+  },
+
+  infer: inferCapabilities,
+};

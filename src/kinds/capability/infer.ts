@@ -1,0 +1,10 @@
+/** The experimental features on (scenario-from, the capability kind's part); the answer has no envelope. */
+import type { Timeline } from '../../derive/timeline.js';
+import { firstAnswer, isObject, type Inferred } from '../draft.js';
+
+export function inferCapabilities(timeline: Timeline): Inferred {
+  const answer = firstAnswer(timeline, 'experimental.capabilities.get');
+  // All off is the default: the scenario need not say it.
+  if (!answer || !isObject(answer.answer) || !Object.values(answer.answer).includes(true)) return {};
+  return { capabilities: [{ value: answer.answer, from: [answer], whole: true }] };
+}
