@@ -70,9 +70,16 @@ export function createEngine(options: EngineOptions): Engine {
   const reschedule = () => {
     if (!world) return;
     const now = clock.now();
+    const live = new Set<string>();
     for (const [kind, timeline] of kinds.timelines) {
-      for (const id of timeline.ids(world)) clock.schedule(`${kind}:${id}`, timeline.next(world, id, now));
+      for (const id of timeline.ids(world)) {
+        const key = `${kind}:${id}`;
+        live.add(key);
+        clock.schedule(key, timeline.next(world, id, now));
+      }
     }
+    // A resource gone from its table takes its timer along, so creating and removing never piles timers up.
+    for (const { key } of clock.timers()) if (!live.has(key)) clock.schedule(key, undefined);
   };
 
   const start = () => {

@@ -1,49 +1,21 @@
 /**
- * OAuth attempts: pending until their scripted poll or time, then complete or failed, and expired once past
- * their expiry; a completed attempt connects its integration's credential, as on the real server.
+ * OAuth attempts: the scenario's, and those a request starts with an integration's OAuth method. Pending
+ * until their scripted poll or time (or, in code mode, the code sent), then complete or failed, and expired
+ * once past their expiry; a completed attempt connects its integration's credential, as on the real server.
+ * A started attempt can be cancelled while pending, and is gone a minute after it settles.
  */
 import { parseDuration } from '../../duration.js';
-import { InvalidRequestError } from '../../errors.js';
-import { draft, type EventDraft } from '../../state/events.js';
-import type { World } from '../../state/world.js';
 import { undeclared } from '../../text/closest.js';
-import { answered, changeState, itemsOf, locationAnswer } from '../answers.js';
+import { changeState, itemsOf } from '../answers.js';
+import { ATTEMPT_LIFETIME } from '../integration/flows.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import { handlers } from './handlers.js';
 import { inferAttempts } from './infer.js';
+import { attemptTimeline, SETTLED_KEPT_MS } from './settle.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
 
-/** OAuth attempts expire ten minutes after creation, as on the real server. */
-const ATTEMPT_LIFETIME = 600_000;
-
 const STATES: readonly AttemptStatus[] = ['pending', 'complete', 'failed', 'expired'];
-
-/** What an attempt leaving pending makes happen: a completed one connects its credential, as on the real server. */
-function settle(
-  world: World,
-  attempt: AttemptState,
-  status: 'complete' | 'failed' | 'expired',
-  now: number,
-): EventDraft[] {
-  const { id: attemptID, integrationID, settles } = attempt.definition;
-  const message = status === 'failed' ? (settles?.message ?? 'Authorization failed') : undefined;
-  const events = [
-    draft('integration.attempt.settled', { attemptID, integrationID, status, ...(message ? { message } : {}) }),
-  ];
-  if (status === 'complete' && world.integrations.has(integrationID)) {
-    const credential = {
-      type: 'credential' as const,
-      id: settles?.credential?.id ?? world.ids.ascending('cred_', now),
-      label: settles?.credential?.label ?? 'default',
-    };
-    events.push(
-      draft('integration.credential.connected', { integrationID, credential }),
-      draft('integration.connection.updated', { integrationID }),
-      draft('integration.updated', {}),
-    );
-  }
-  return events;
-}
 
 export const attempt: Kind = {
   name: 'attempt',
@@ -121,69 +93,45 @@ export const attempt: Kind = {
       integrationID: a.definition.integrationID,
       state: a.status,
       polls: a.polls,
+      ...(a.definition.started ? { mode: a.definition.started.mode } : {}),
     })),
   }),
 
-  handlers: {
-    'v2.integration.attempt.status': (request, context) => {
-      const { world, now } = context;
-      const attemptID = request.pathParams.attemptID ?? '';
-      const attempt = world.attempts.get(attemptID);
-      if (!attempt) {
-        if (world.attempts.size === 0) return undefined;
-        throw new InvalidRequestError(`OAuth attempt not found: ${attemptID}`, 'Params', 'attemptID');
-      }
-      const polls = attempt.polls + 1;
-      const events = [draft('integration.attempt.polled', { attemptID, polls })];
-      const { settles, created, expires } = attempt.definition;
-      let status = attempt.status;
-      let message = attempt.message;
-      // A poll-scripted attempt settles on its Nth poll (time-scripted ones settle on the clock, by the timeline).
-      if (status === 'pending' && settles?.poll !== undefined && polls >= settles.poll && now < expires) {
-        events.push(...settle(world, attempt, settles.as, now));
-        status = settles.as;
-        message = status === 'failed' ? (settles.message ?? 'Authorization failed') : undefined;
-      }
-      return answered(
-        locationAnswer(request, context, { status, time: { created, expires }, ...(message ? { message } : {}) }),
-        ...events,
-      );
-    },
-  },
+  handlers,
 
   appliers: {
     'integration.attempt.polled': (world, { data }) => {
       const attempt = world.attempts.get(data.attemptID);
       if (attempt) attempt.polls = data.polls;
     },
-    'integration.attempt.settled': (world, { data }) =>
-      changeState('attempt', data.attemptID, world.attempts.get(data.attemptID), data.status, {
+    'integration.attempt.started': (world, { data }) => {
+      world.attempts.set(data.attemptID, { definition: data.attempt, polls: 0, status: 'pending' });
+    },
+    'integration.attempt.settled': (world, { data, time }) => {
+      const attempt = world.attempts.get(data.attemptID);
+      return changeState('attempt', data.attemptID, attempt, data.status, {
         message: data.message,
-      }),
+        ...(attempt?.definition.started ? { removeAt: time + SETTLED_KEPT_MS } : {}),
+      });
+    },
+    'integration.attempt.cancelled': (world, { data }) => {
+      world.attempts.delete(data.attemptID);
+    },
+    'integration.attempt.removed': (world, { data }) => {
+      world.attempts.delete(data.attemptID);
+    },
   },
 
-  timeline: {
-    ids: (world) => world.attempts.keys(),
-    next(world, id) {
-      const attempt = world.attempts.get(id);
-      if (attempt?.status !== 'pending') return undefined;
-      const { settles, expires } = attempt.definition;
-      return settles?.at !== undefined && settles.at < expires ? settles.at : expires;
-    },
-    fire(world, id, now) {
-      const attempt = world.attempts.get(id);
-      if (attempt?.status !== 'pending') return [];
-      const { settles, expires } = attempt.definition;
-      if (settles?.at !== undefined && settles.at <= now && settles.at < expires)
-        return settle(world, attempt, settles.as, now);
-      if (expires <= now) return settle(world, attempt, 'expired', now);
-      return [];
-    },
-  },
+  timeline: attemptTimeline,
 
   publication: {
-    // A poll is a request, answered; nothing changed that a subscriber needs.
-    internal: ['integration.attempt.polled'],
+    // A poll is a request, answered; the real server announces no attempt starting, cancelled or removed.
+    internal: [
+      'integration.attempt.polled',
+      'integration.attempt.started',
+      'integration.attempt.cancelled',
+      'integration.attempt.removed',
+    ],
   },
 
   infer: inferAttempts,

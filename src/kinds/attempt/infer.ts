@@ -1,9 +1,14 @@
 /**
  * OAuth attempts from traffic (scenario-from, the attempt kind's part): polled until they settle, with the
- * credential the integration listed after. The integration an attempt belongs to must be declared: when the
- * integration kind did not infer it, the first with an OAuth method is taken, or a stand-in is added here.
+ * credential the integration listed after. Those a recorded request started are the integration kind's to
+ * infer (its method's `attempt`: the world starts them alike), unless the world's start could not match the
+ * recorded one; such an attempt is the scenario's own, and a rule answers its start as recorded, once. The
+ * integration an attempt belongs to must be declared: when the integration kind did not infer it, the first
+ * with an OAuth method is taken, or a stand-in is added here.
  */
 import type { Step, Timeline } from '../../derive/timeline.js';
+import { ATTEMPT_LIFETIME } from '../integration/flows.js';
+import { attemptsTheWorldStarts, recordedStarts } from '../integration/infer.js';
 import {
   dataOf,
   formatDuration,
@@ -15,11 +20,27 @@ import {
   type Part,
 } from '../draft.js';
 
-const ATTEMPT_LIFETIME = 600_000;
-
 export function inferAttempts(timeline: Timeline, draft: DraftSoFar): Inferred {
-  const attempts = attemptsOf(timeline);
-  return { attempts, integrations: undeclaredIntegrations(attempts, draft.integrations ?? []) };
+  // Those the world starts itself, from their method's inferred `attempt`, are not the scenario's.
+  const started = attemptsTheWorldStarts(timeline, draft.integrations ?? []);
+  const attempts = attemptsOf(timeline).filter((p) => !started.has((p.value as Json).id as string));
+  const kept = new Set(attempts.map((p) => (p.value as Json).id));
+  const rules = recordedStarts(timeline)
+    .filter((start) => kept.has(start.attempt.attemptID))
+    .map(({ step }): Part => {
+      const when: Json = { operation: 'v2.integration.connect.oauth', params: step.params };
+      if (step.at > 0) when.after = formatDuration(step.at);
+      return {
+        value: { when, then: { status: step.status, body: step.answer }, times: 1 },
+        from: [step],
+        note: "its attempt is the scenario's own (the world would stamp another id and time): started as recorded",
+      };
+    });
+  return {
+    attempts,
+    integrations: undeclaredIntegrations(attempts, draft.integrations ?? []),
+    ...(rules.length ? { rules } : {}),
+  };
 }
 
 /** Gives each attempt an integration the draft declares; returns the stand-ins it had to declare. */
