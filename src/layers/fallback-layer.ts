@@ -5,7 +5,7 @@
 import { remember } from '../bounded-map.js';
 import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
-import { BASIC_CHALLENGE } from '../errors.js';
+import { BASIC_CHALLENGE, SimNoWebSocketError } from '../errors.js';
 import type { Fallback } from './fallback.js';
 import type { Layer } from '../exchange/layer.js';
 
@@ -31,6 +31,13 @@ export function fallbackLayer(fallback: Fallback): Layer {
     name: 'fallback',
     honorsPreferences: true,
     async respond(request) {
+      // A canned body is no WebSocket: a handshake the world did not take (a partition without a scenario)
+      // is refused, unless a Prefer control asks for a declared answer all the same.
+      if (request.exchange.upgrade && Object.keys(request.preferences).length === 0)
+        throw new SimNoWebSocketError(
+          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves those of its world's PTYs, and this partition serves no scenario`,
+          'Serve a scenario with ptys (--scenario default), or run proxy or record with --upstream URL',
+        );
       const result = await fallback.answer({
         operation: request.operation,
         method: request.operation.method,
