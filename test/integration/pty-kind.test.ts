@@ -205,8 +205,27 @@ describe("the PTY's WebSocket", () => {
     const ws = await socket(`/api/pty/${DEV}/connect`);
     await until(() => ws.frames.length === 2, 'replay');
     expect(ws.headers['x-sim-operation']).toBe('v2.pty.connect');
+    const opened = ws.headers['x-sim-request-id'] as string;
+    // A program that is no shell only has what is typed echoed.
+    ws.send('rs\r');
+    await until(() => ws.frames.length === 3, 'the echo');
+    expect(ws.frames[2]).toEqual({ type: 'text', data: 'rs\r\n' });
     ws.close();
     await ws.closed;
+    // What happened on the socket is in the log, each event caused by the connection the exchange opened.
+    type Logged = { kind: string; type?: string; action?: string; cause?: unknown };
+    let logged: Logged[] = [];
+    for (let i = 0; i < 200 && !logged.some((e) => e.type === 'pty.disconnected'); i++) {
+      const all = (await sim.events()) as Logged[];
+      // The log runs on across resets: only what followed the last one counts here.
+      logged = all.slice(all.map((e) => e.action).lastIndexOf('reset') + 1);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(logged.filter((e) => e.type?.startsWith('pty.')).map((e) => [e.type, e.cause])).toEqual([
+      ['pty.connected', { socket: opened }],
+      ['pty.output', { socket: opened }],
+      ['pty.disconnected', { socket: opened }],
+    ]);
     const plain = await fetch(`${sim.url}/api/pty/${DEV}/connect`);
     expect(plain.status).toBe(400);
     const body = await plain.json();
@@ -220,8 +239,12 @@ describe("the PTY's WebSocket", () => {
       message: 'PTY session not found: pty_nope',
     });
     const journal = await sim.journal();
-    const connects = journal.filter((e) => e.operationId === 'v2.pty.connect').map((e) => e.status);
-    expect(connects).toEqual([101, 400, 404]);
+    const connects = journal.filter((e) => e.operationId === 'v2.pty.connect').map((e) => [e.id, e.status]);
+    expect(connects).toEqual([
+      [opened, 101],
+      [expect.any(String), 400],
+      [expect.any(String), 404],
+    ]);
   });
 
   it("reaches a partition's PTY only through that partition", async () => {

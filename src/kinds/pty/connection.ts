@@ -55,7 +55,7 @@ export function connectAnswer(partition: Partition, id: string, cursor: unknown,
   return {
     kind: 'upgrade',
     status: 101,
-    open: (socket) => attach(partition, id, cursor, { request: requestID }, socket),
+    open: (socket) => attach(partition, id, cursor, { socket: requestID }, socket),
   };
 }
 

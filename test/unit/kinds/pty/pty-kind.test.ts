@@ -222,6 +222,15 @@ describe('the operations', () => {
     expect(data(call(engineOf(), 'v2.pty.connectToken', { ptyID: SHELL, headers: header }))).toEqual(token);
   });
 
+  it('creates PTYs up to the bound of a partition, then answers SimResourceLimitError', () => {
+    const engine = engineOf();
+    for (let i = worldOf(engine).ptys.size; i < LIMITS.pty; i++) ok(call(engine, 'v2.pty.create', { body: {} }));
+    expect(call(engine, 'v2.pty.create', { body: {} })).toMatchObject({ _tag: 'SimResourceLimitError', status: 429 });
+    // A created shell waits at its prompt; a command that is no shell starts with nothing printed.
+    const shell = worldOf(engine).ptys.get([...worldOf(engine).ptys.keys()].at(-1)!)!;
+    expect([shell.output, shell.definition.script.interactive]).toEqual(['$ ', true]);
+  });
+
   it('trusts no origin, its own host, loopback, the desktop app and opencode.ai', () => {
     for (const origin of [
       undefined,
