@@ -31,12 +31,12 @@ export function fallbackLayer(fallback: Fallback): Layer {
     name: 'fallback',
     honorsPreferences: true,
     async respond(request) {
-      // A canned body is no WebSocket: a handshake the world did not take (a partition without a scenario)
-      // is refused, unless a Prefer control asks for a declared answer all the same.
+      // A canned body is no WebSocket: a handshake no world took (a partition without a scenario, a route no
+      // kind serves as one) is refused, unless a Prefer control asks for a declared answer all the same.
       if (request.exchange.upgrade && Object.keys(request.preferences).length === 0)
         throw new SimNoWebSocketError(
-          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves those of its world's PTYs, and this partition serves no scenario`,
-          'Serve a scenario with ptys (--scenario default), or run proxy or record with --upstream URL',
+          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves only those of its world's PTYs (GET /api/pty/{ptyID}/connect, with a scenario)`,
+          'Connect to a PTY of the scenario served (--scenario default has one), or run proxy or record with --upstream URL',
         );
       const result = await fallback.answer({
         operation: request.operation,
