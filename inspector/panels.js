@@ -250,16 +250,18 @@ export function createEvents(list, empty, { onOpenRequest }) {
         change ? h('span', { class: 'change' }, change) : null,
         subject ? h('span', { class: 'mono subject', title: subject }, subject) : null,
       ),
-      cause?.request
+      cause?.request || cause?.socket
         ? h(
             'button',
             {
               type: 'button',
               class: 'link mono cause',
-              'data-request': cause.request,
-              title: 'Open the exchange that caused it',
+              'data-request': cause.request ?? cause.socket,
+              title: cause.socket
+                ? 'A message on the WebSocket this exchange opened: open the exchange'
+                : 'Open the exchange that caused it',
             },
-            cause.request,
+            cause.request ?? `${cause.socket} ws`,
           )
         : cause?.timer
           ? h('span', { class: 'mono cause muted', title: `timer ${cause.timer}` }, 'timer')

@@ -32,7 +32,7 @@ import {
   UnknownError,
 } from './errors.js';
 import { guardControl } from './http/control-guard.js';
-import { isAuthorized, refuse } from './http/auth.js';
+import { isAuthorized, offersTicket, refuse } from './http/auth.js';
 import { corsHeaders, preflightHeaders, readExchange, writeAnswer, type IncomingExchange } from './http/io.js';
 import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from './exchange/exchange.js';
 import { selectPartition, unaddressed } from './http/partition-address.js';
@@ -192,7 +192,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         if (answer.kind === 'json' && deps.secrets) answer = { ...answer, body: deps.secrets.scrubValue(answer.body) };
         if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';
-      } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth)) {
+      } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth) && !offersTicket(exchange)) {
         // Auth (when on): after the control plane, which stays open (loopback by default, and how a test drives
         // the simulator), and before routing, so unknown paths are 401 too, as on the real server.
         ({ answer, operation } = refuse(deps.spec, exchange));
@@ -219,8 +219,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           violations = problems;
           // 5. Choose who answers.
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
-          // 6. Check the answer against the spec (a stream is still being written, a dropped connection has none).
-          if (answer.kind !== 'stream' && answer.kind !== 'drop')
+          // 6. Check the answer against the spec (a stream is still being written, a dropped connection and a
+          // WebSocket have no body to check).
+          if (answer.kind !== 'stream' && answer.kind !== 'drop' && answer.kind !== 'upgrade')
             violations = [...violations, ...checkedAnswer(operation, answer)];
         }
       }

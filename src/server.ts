@@ -10,7 +10,8 @@ import { writeCoverageFile } from './control/coverage-file.js';
 import { parseScenario } from './scenarios/load-scenario.js';
 import { watchScenarioFile, type ScenarioWatchHandlers } from './scenarios/watch.js';
 import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './http/socket-answer.js';
-import { handleUpgrades } from './http/upgrade-tunnel.js';
+import { handleUpgrades, type UpgradeServer } from './http/upgrade-tunnel.js';
+import { upgradeResponse } from './http/websocket.js';
 
 export interface RunningSimulator {
   url: string;
@@ -64,10 +65,19 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
     }
     endSocketWith(socket, refusal(error.code, maxHeaderSize, requestTimeout));
   });
+  // The mock answers upgrades through the pipeline (a PTY's WebSocket is its world's); the pass-through modes
+  // tunnel them to the upstream, or refuse them without one.
+  const serveUpgrade: UpgradeServer | undefined = app.sim.passThrough
+    ? undefined
+    : (req, socket, head) => {
+        const res = upgradeResponse(req, socket, head);
+        app.pipeline(req, res).catch((error: unknown) => answerUncaught(error, res, app.sim.config.log));
+      };
   const closeTunnels = handleUpgrades(
     server,
     app.sim.config.upstream === undefined ? undefined : new URL(app.sim.config.upstream),
     app.sim.config.auth,
+    serveUpgrade,
   );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

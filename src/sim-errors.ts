@@ -24,6 +24,18 @@ export class SimRouteNotFoundError extends TaggedError {
   }
 }
 
+/**
+ * A WebSocket handshake nothing here serves: the mock serves the WebSockets of its world's PTYs only, and a
+ * replay has no upstream to pass one to. Said as the route it asks for not being found.
+ */
+export class SimNoWebSocketError extends TaggedError {
+  readonly _tag = 'SimRouteNotFoundError';
+  readonly status = 404;
+  constructor(message: string, hint: string) {
+    super({ message, hint });
+  }
+}
+
 export class SimMethodNotAllowedError extends TaggedError {
   readonly _tag = 'SimMethodNotAllowedError';
   readonly status = 405;

@@ -26,6 +26,11 @@ export interface Exchange {
    * request of the interface is (a parser, a validator or a copy would run out of stack on it).
    */
   bodyRefused?: BodyRefusal;
+  /**
+   * The request asks to switch protocols: a WebSocket handshake the simulator can complete itself (an
+   * `upgrade` answer takes the connection), or `other` (another protocol, a handshake without its key).
+   */
+  upgrade?: 'websocket' | 'other';
 }
 
 interface AnswerBase {
@@ -55,8 +60,27 @@ export type Answer =
   | (AnswerBase & { kind: 'raw'; raw: Buffer; body?: unknown })
   /** A stream to pipe through as it comes (server-sent events). */
   | (AnswerBase & { kind: 'stream'; stream: NodeJS.ReadableStream })
+  /**
+   * A WebSocket the simulator serves itself (a PTY's terminal): the handshake is completed (101) and `open`
+   * is given the connection. Only an exchange that is a WebSocket handshake (`upgrade`) can be answered so.
+   */
+  | (AnswerBase & { kind: 'upgrade'; status: 101; open(socket: MessageSocket): MessageHandlers })
   /** No answer at all: the connection is destroyed, as a crashed server would leave it (a scripted fault). */
   | { kind: 'drop'; status: 0; layer?: LayerName; rule?: string; headers?: undefined };
+
+/** One open WebSocket as whoever serves it sees it: messages out, and the end of it. */
+export interface MessageSocket {
+  sendText(text: string): void;
+  sendBinary(bytes: Uint8Array): void;
+  /** Starts the closing handshake (1000 unless told); `closed` follows once the socket is gone. */
+  close(code?: number, reason?: string): void;
+}
+
+/** What the server of a WebSocket does with the client's messages, and when the connection has gone. */
+export interface MessageHandlers {
+  message(text: string): void;
+  closed(): void;
+}
 
 export function jsonAnswer(status: number, body: unknown, headers?: Record<string, string>): Answer {
   return { kind: 'json', status, body, headers };

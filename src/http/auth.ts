@@ -26,6 +26,19 @@ export function isAuthorized(exchange: Pick<Exchange, 'headers' | 'searchParams'
   return byHeader || byQuery;
 }
 
+/**
+ * A PTY's WebSocket handshake that carries a connect ticket: it is opened by the ticket rather than the
+ * credentials (the real server lets a browser, which cannot send an Authorization header on a WebSocket,
+ * connect with a ticket it got over an authenticated request); whoever serves the PTY checks the ticket.
+ */
+export function offersTicket(exchange: Pick<Exchange, 'upgrade' | 'pathname' | 'searchParams'>): boolean {
+  return (
+    exchange.upgrade === 'websocket' &&
+    exchange.searchParams.has('ticket') &&
+    /^\/api\/pty\/[^/]+\/connect$/.test(exchange.pathname)
+  );
+}
+
 function matches(token: string | undefined, expected: Buffer): boolean {
   // A token that is not base64 is compared all the same (as nothing that can match), for the same timing.
   const decoded = token !== undefined && BASE64.test(token) ? Buffer.from(token, 'base64') : undefined;

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BODY_DEPTH, jsonText, type Answer, type BodyRefusal, type Exchange } from '../exchange/exchange.js';
 import { pipeline } from 'node:stream';
+import { acceptWebSocket, upgradeOf } from './websocket.js';
 
 /** A request as read, before its partition gives it an id and a time. */
 export type IncomingExchange = Omit<Exchange, 'id' | 'now'>;
@@ -56,6 +57,8 @@ function exchangeOf(req: IncomingMessage, url: RequestTarget, body: Buffer | und
     rawBody: body && !bodyRefused ? body : EMPTY,
     ...(bodyRefused ? { bodyRefused } : {}),
   };
+  const upgrade = upgradeOf(req);
+  if (upgrade) exchange.upgrade = upgrade;
   return exchange;
 }
 
@@ -135,6 +138,10 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
   // HEAD gets the headers GET would get, and no body.
   const head = res.req.method === 'HEAD';
   switch (answer.kind) {
+    case 'upgrade':
+      // Only a handshake's exchange is answered so (see `Exchange.upgrade`); anything else has no socket to give.
+      if (!acceptWebSocket(res, headers, answer.open)) res.destroy();
+      return;
     case 'stream':
       res.writeHead(answer.status, headers);
       if (head) {

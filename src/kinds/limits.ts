@@ -13,8 +13,10 @@ export const LIMITS = {
   pty: 256,
   /** Open terminal connections of one partition. */
   ptyConnection: 64,
-  /** Bytes of output one PTY keeps for replay on connect. */
+  /** Output one PTY keeps for replay on connect, in characters (UTF-16 units, as its cursor counts them). */
   ptyOutput: 1 << 20,
+  /** PTY connect tickets issued and neither used nor expired yet. */
+  ptyTicket: 1_000,
   permission: 1_000,
   savedPermission: 1_000,
   question: 1_000,

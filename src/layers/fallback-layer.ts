@@ -5,7 +5,7 @@
 import { remember } from '../bounded-map.js';
 import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
-import { BASIC_CHALLENGE } from '../errors.js';
+import { BASIC_CHALLENGE, SimNoWebSocketError } from '../errors.js';
 import type { Fallback } from './fallback.js';
 import type { Layer } from '../exchange/layer.js';
 
@@ -31,6 +31,13 @@ export function fallbackLayer(fallback: Fallback): Layer {
     name: 'fallback',
     honorsPreferences: true,
     async respond(request) {
+      // A canned body is no WebSocket: a handshake no world took (a partition without a scenario, a route no
+      // kind serves as one) is refused, unless a Prefer control asks for a declared answer all the same.
+      if (request.exchange.upgrade && Object.keys(request.preferences).length === 0)
+        throw new SimNoWebSocketError(
+          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves only those of its world's PTYs (GET /api/pty/{ptyID}/connect, with a scenario)`,
+          'Connect to a PTY of the scenario served (--scenario default has one), or run proxy or record with --upstream URL',
+        );
       const result = await fallback.answer({
         operation: request.operation,
         method: request.operation.method,

@@ -19,8 +19,11 @@ export type EventType = keyof EventCatalog;
 /** What a decision (a handler, a timer) says happened; the partition stamps it when it commits. */
 export type EventDraft = { [T in EventType]: { type: T; data: EventCatalog[T]; metadata?: Json } }[EventType];
 
-/** Which request, or which timer, made it happen. */
-export type EventCause = { request: string } | { timer: string };
+/**
+ * Which request, which timer, or which WebSocket made it happen: `socket` names the request that opened the
+ * connection a message came on (that exchange is journaled already; what its connection does comes after).
+ */
+export type EventCause = { request: string } | { timer: string } | { socket: string };
 
 /** A resource's state change that an event made, when it made one (coverage and the journal read it). */
 export interface Transition {

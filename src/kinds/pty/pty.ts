@@ -1,134 +1,209 @@
 /**
- * PTY sessions: the scenario's terminals, and those started on request (a shell stays open; another command
- * runs for a moment and exits 0).
+ * PTY sessions: the scenario's terminals, and those started on request (a shell stays open until it exits or
+ * is removed; another command runs for a moment and exits 0). Each keeps what its terminal printed, for the
+ * clients that connect to it over its WebSocket (./connection.ts) and type into it (./terminal.ts).
  */
-import { posix } from 'node:path';
 import { DEFAULTS } from '../../config.js';
-import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
-import type { World } from '../../state/world.js';
-import { answered, itemsOf, locationAnswer } from '../answers.js';
-import type { Kind } from '../kind.js';
-import { absoluteDirectory } from '../location.js';
-import { format } from './format.js';
+import { changeState, itemsOf, reportDuplicates } from '../answers.js';
+import type { Json, Kind } from '../kind.js';
+import { LIMITS } from '../limits.js';
+import { condition, format } from './format.js';
+import { FIRST_PID, handlers } from './handlers.js';
 import { inferPtys } from './infer.js';
-import type { PtyDefinition, PtyState } from './types.js';
+import { freshTerminal, scriptFor, startingOutput, type TranscriptEntry } from './script.js';
+import type { PtyDefinition, PtyReply, PtyState, PtyStatus } from './types.js';
 
-/** Shells the real server starts as login shells (it appends `-l` to their args). */
-const POSIX_SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
-/** Commands that wait for a person at the terminal rather than end by themselves. */
-const INTERACTIVE_SHELLS = new Set([...POSIX_SHELLS, 'fish', 'nu', 'pwsh']);
 const DEFAULT_COMMAND = '/bin/bash';
-/**
- * How long a command that is not an interactive shell runs in a PTY before it exits 0. The real server's PTY
- * ends when its command does (`true` at once); the simulator cannot run the command, so it gives every one
- * the same short, deterministic life, and keeps shells running until the PTY is removed.
- */
-export const PTY_COMMAND_RUN_MS = 1000;
-/** Scenario PTYs take pids from 7400 on; new ones continue the run. */
-const FIRST_PID = 7400;
 
-function nextPid(world: World): number {
-  const taken = new Set([...world.ptys.values()].map((p) => p.definition.record.pid));
-  let pid = FIRST_PID + world.ptys.size;
-  // Scenario PTYs may carry their own pids; two live processes never share one.
-  while (taken.has(pid)) pid++;
-  return pid;
+/** A PTY's live state as it starts: its starting output kept within the bound, nobody connected. */
+function startState(definition: PtyDefinition, extra: Partial<PtyState> = {}): PtyState {
+  const { record } = definition;
+  const excess = Math.max(0, definition.output.length - LIMITS.ptyOutput);
+  return {
+    definition,
+    title: record.title as string,
+    status: definition.exitCode === undefined ? 'running' : 'exited',
+    ...(definition.exitCode === undefined ? {} : { exitCode: definition.exitCode }),
+    output: definition.output.slice(excess),
+    dropped: excess,
+    terminal: freshTerminal(record.cwd as string),
+    connections: 0,
+    tickets: new Map(),
+    ...extra,
+  };
 }
+
+const STATES: readonly PtyStatus[] = ['running', 'exited'];
 
 export const pty: Kind = {
   name: 'pty',
   format,
+  condition,
+  states: STATES,
+  transitions: [['running', 'exited']],
 
   read(source, context) {
     const ptys = itemsOf(source, 'ptys').map((p, i): PtyDefinition => {
       const id = p.id as string;
+      const command = (p.command as string | undefined) ?? DEFAULT_COMMAND;
+      const args = (p.args as string[] | undefined) ?? ['-l'];
+      const cwd = (p.cwd as string | undefined) ?? context.project?.directory ?? DEFAULTS.projectDir;
+      const exited = p.status === 'exited';
+      const exitCode = (p.exitCode as number | undefined) ?? 0;
+      const replies = ((p.replies as Json[] | undefined) ?? []).map((r, j): PtyReply => {
+        const match = r.match as string | undefined;
+        if (match !== undefined)
+          try {
+            new RegExp(match);
+          } catch (error) {
+            context.problem(
+              ['ptys', i, 'replies', j, 'match'],
+              `match ${JSON.stringify(match)} is not a regular expression (${(error as Error).message})`,
+            );
+          }
+        return {
+          ...(r.input === undefined ? {} : { input: r.input as string }),
+          ...(match === undefined ? {} : { match }),
+          output: r.output as string,
+          exitCode: (r.exitCode as number | undefined) ?? 0,
+        };
+      });
+      const script = scriptFor(command, args, { prompt: p.prompt as string | undefined, replies });
       const record = {
         id,
         title: (p.title as string | undefined) ?? `Terminal ${id.slice(-4)}`,
-        command: (p.command as string | undefined) ?? DEFAULT_COMMAND,
-        args: (p.args as string[] | undefined) ?? ['-l'],
-        cwd: (p.cwd as string | undefined) ?? context.project?.directory ?? DEFAULTS.projectDir,
-        status: 'running',
+        command,
+        args,
+        cwd,
+        status: exited ? 'exited' : 'running',
         pid: (p.pid as number | undefined) ?? FIRST_PID + i,
+        ...(exited ? { exitCode } : {}),
       };
       context.checkRecord('PtySession', record, ['ptys', i], `pty ${id}`);
-      return { record };
+      const output = startingOutput(script, cwd, {
+        banner: p.banner as string | undefined,
+        transcript: p.transcript as string | TranscriptEntry[] | undefined,
+        running: !exited,
+      });
+      return {
+        record,
+        ...(p.directory === undefined ? {} : { directory: p.directory as string }),
+        script,
+        output,
+        ...(exited ? { exitCode } : {}),
+      };
     });
+    reportDuplicates(
+      ptys.map((p) => p.record.id),
+      'ptys',
+      'pty',
+      context,
+    );
     return { ptys };
   },
 
   ids: (scenario) => scenario.ptys.map((p) => p.record.id),
 
+  possible: (scenario) =>
+    scenario.ptys
+      .filter((p) => p.exitCode === undefined)
+      .map((p) => ({ id: p.record.id, from: 'running', to: 'exited' })),
+
   seed: (scenario) => ({
     ptys: new Map(
-      scenario.ptys.map((definition): [string, PtyState] => [
-        definition.record.id,
-        { definition, status: definition.record.status === 'exited' ? 'exited' : 'running' },
-      ]),
+      scenario.ptys.map((definition): [string, PtyState] => [definition.record.id, startState(definition)]),
     ),
   }),
+
+  stateOf: (world, id) => world.ptys.get(id)?.status,
 
   snapshot: (world) => ({
     ptys: [...world.ptys.values()].map((p) => ({
       id: p.definition.record.id,
       state: p.status,
       ...(p.exitCode === undefined ? {} : { exitCode: p.exitCode }),
+      ...(p.connections ? { connections: p.connections } : {}),
     })),
   }),
 
-  handlers: {
-    'v2.pty.create': (request, context) => {
-      const { world, now, project } = context;
-      const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
-      const id = world.ids.ascending('pty_', now);
-      // An empty command could not be started; treat it like an omitted one rather than record a PTY running nothing.
-      const command = body.command || DEFAULT_COMMAND;
-      const args = [...(body.args ?? [])];
-      if (POSIX_SHELLS.has(posix.basename(command))) args.push('-l');
-      const record = {
-        id,
-        title: body.title ?? `Terminal ${id.slice(-4)}`,
-        command,
-        args,
-        cwd: body.cwd ?? absoluteDirectory(project, resolveLocation(project, request.query.location)),
-        status: 'running',
-        pid: nextPid(world),
-      };
-      // A shell stays open for its user, unless it was given a command to run (`sh -c "…"`), as the real server's PTYs do.
-      const interactive = INTERACTIVE_SHELLS.has(posix.basename(command)) && !args.includes('-c');
-      const exits = interactive ? undefined : { exitsAt: now + PTY_COMMAND_RUN_MS };
-      const created = draft('pty.created', { info: record }, exits);
-      return answered(locationAnswer(request, context, record), created);
-    },
-  },
+  handlers,
 
   appliers: {
     'pty.created': (world, { data, metadata }) => {
+      const record = data.info;
+      const command = record.command as string;
+      const args = record.args as string[];
+      const script = scriptFor(command, args);
+      const directory = typeof metadata?.directory === 'string' ? metadata.directory : undefined;
+      const definition: PtyDefinition = {
+        record,
+        ...(directory === undefined ? {} : { directory }),
+        script,
+        output: startingOutput(script, record.cwd as string, { running: true }),
+      };
       const exitsAt = typeof metadata?.exitsAt === 'number' ? metadata.exitsAt : undefined;
-      world.ptys.set(data.info.id, {
-        definition: { record: data.info },
-        status: 'running',
-        ...(exitsAt === undefined ? {} : { exitsAt }),
-      });
+      world.ptys.set(record.id, startState(definition, exitsAt === undefined ? {} : { exitsAt }));
     },
-    'pty.exited': (world, { data }) => {
-      const pty = world.ptys.get(data.id);
-      if (pty) Object.assign(pty, { status: 'exited', exitCode: data.exitCode });
+    'pty.updated': (world, { data, metadata }) => {
+      const found = world.ptys.get(data.info.id);
+      if (!found) return;
+      found.title = data.info.title as string;
+      const size = metadata?.size as PtyState['size'];
+      if (size) found.size = size;
+    },
+    'pty.exited': (world, { data }) =>
+      changeState('pty', data.id, world.ptys.get(data.id), 'exited', { exitCode: data.exitCode }),
+    'pty.deleted': (world, { data }) => {
+      world.ptys.delete(data.id);
+    },
+    'pty.output': (world, { data }) => {
+      const found = world.ptys.get(data.id);
+      if (!found) return;
+      const output = found.output + data.output;
+      // Only the most recent output is kept for replay; a cursor still counts from the first character.
+      const excess = Math.max(0, output.length - LIMITS.ptyOutput);
+      found.output = excess ? output.slice(excess) : output;
+      found.dropped += excess;
+      found.terminal = data.terminal;
+    },
+    'pty.connected': (world, { data }) => {
+      const found = world.ptys.get(data.id);
+      if (found) found.connections++;
+    },
+    'pty.disconnected': (world, { data }) => {
+      const found = world.ptys.get(data.id);
+      if (found) found.connections = Math.max(0, found.connections - 1);
+    },
+    'pty.ticket.issued': (world, { data, time }) => {
+      const found = world.ptys.get(data.id);
+      if (!found) return;
+      // Expired tickets are let go of as new ones come: nothing opens with them any more.
+      for (const [ticket, expires] of found.tickets) if (expires <= time) found.tickets.delete(ticket);
+      found.tickets.set(data.ticket, data.expires);
+    },
+    'pty.ticket.used': (world, { data }) => {
+      world.ptys.get(data.id)?.tickets.delete(data.ticket);
     },
   },
 
   timeline: {
     ids: (world) => world.ptys.keys(),
     next(world, id) {
-      const pty = world.ptys.get(id);
-      return pty?.status === 'running' ? pty.exitsAt : undefined;
+      const found = world.ptys.get(id);
+      return found?.status === 'running' ? found.exitsAt : undefined;
     },
     fire(world, id, now) {
-      const pty = world.ptys.get(id);
-      if (pty?.status !== 'running' || pty.exitsAt === undefined || pty.exitsAt > now) return [];
+      const found = world.ptys.get(id);
+      if (found?.status !== 'running' || found.exitsAt === undefined || found.exitsAt > now) return [];
       return [draft('pty.exited', { id, exitCode: 0 })];
     },
+  },
+
+  publication: {
+    // What a terminal prints reaches its WebSocket clients, never the event stream; connections and tickets
+    // are the simulator's bookkeeping.
+    internal: ['pty.output', 'pty.connected', 'pty.disconnected', 'pty.ticket.issued', 'pty.ticket.used'],
   },
 
   infer: inferPtys,
