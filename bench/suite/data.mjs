@@ -1,5 +1,6 @@
-// The files the targets serve from, generated in the run's temporary folder: a paging scenario, recordings
-// of N interactions for `replay`, talkback tapes of the same interactions, and WireMock stub mappings.
+// The files the targets serve from, generated in the run's temporary folder: a paging scenario, a scenario of
+// many sessions, recordings of N interactions for `replay`, talkback tapes of the same interactions, and
+// WireMock stub mappings.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerDocument, interactionDocument } from '../../dist/recordings/format.js';
@@ -26,6 +27,48 @@ export function writePagingScenario(dir, messages = 10_000) {
       '',
     ].join('\n'),
   );
+  return file;
+}
+
+export const LIST_SESSIONS = 1000;
+const LIST_TITLES = [
+  'Fix the flaky login test',
+  'Add dark mode',
+  'Migrate the orders table',
+  'Review the checkout flow',
+];
+
+const listId = (prefix, i) => `${prefix}_bench0list${String(i).padStart(16, '0')}`;
+
+/**
+ * Sessions for the session-list workload, each with a title. A session without messages is created and
+ * updated at the start, and a thousand of those would tie and list in id order, so each has a message of its
+ * own second instead, in an order that is not the ids'. The format dates a message from the start, never
+ * before it, so these are ahead of the clock; the list does not mind. Every tenth session also has two
+ * earlier messages (without `at`: dated before the start, the format's default), so its created and updated
+ * times differ.
+ */
+export function writeSessionsScenario(dir, count = LIST_SESSIONS) {
+  // The simulator wants a scenario's name to be its file's name.
+  const file = join(dir, 'bench-sessions.yaml');
+  const lines = ['name: bench-sessions', `description: ${count} sessions for the session-list workload.`, 'sessions:'];
+  let message = 0;
+  for (let i = 1; i <= count; i++) {
+    lines.push(
+      `  - id: ${listId('ses', i)}`,
+      `    title: ${LIST_TITLES[i % LIST_TITLES.length]} (${i})`,
+      '    messages:',
+    );
+    if (i % 10 === 0)
+      lines.push(
+        `      - { id: ${listId('msg', ++message)}, type: user, text: Start here. }`,
+        `      - { id: ${listId('msg', ++message)}, type: agent-switched, agent: plan }`,
+      );
+    // 7919 is prime, so i × 7919 mod count visits every second once.
+    const at = ((i * 7919) % count) + 1;
+    lines.push(`      - { id: ${listId('msg', ++message)}, type: user, text: Carry on., at: ${at}s }`);
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePagingScenario, writeRecording, writeTapes, writeWireMockRoot } from './data.mjs';
+import { writePagingScenario, writeRecording, writeSessionsScenario, writeTapes, writeWireMockRoot } from './data.mjs';
 
 const node = process.execPath;
 const SIM = 'bin/session-agent-sim.js';
@@ -42,6 +42,14 @@ export const TARGETS = [
       ctx.files.paging = writePagingScenario(ctx.tmp);
     },
     start: (ctx, port) => sim(port, 'mock', '--scenario', ctx.files.paging),
+  },
+  {
+    id: 'sim-cli-sessions',
+    name: 'sim CLI (1,000-session scenario)',
+    prepare: (ctx) => {
+      ctx.files.sessions = writeSessionsScenario(ctx.tmp);
+    },
+    start: (ctx, port) => sim(port, 'mock', '--scenario', ctx.files.sessions),
   },
   {
     id: 'sim-embedded',

@@ -2,7 +2,7 @@
 // `source` is the simulator target whose answers are the reference bytes: the bare servers and WireMock
 // are handed those bytes, and every target listed in `sameBytes` is checked to send them back.
 // `refs` names the targets each row's ratios are taken against.
-import { PAGING_SESSION, replayPath } from './data.mjs';
+import { LIST_SESSIONS, PAGING_SESSION, replayPath } from './data.mjs';
 
 const SESSION = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const SHELL = '/api/shell/sh_203a7e5c7001OpQrStUvWxYzAb';
@@ -83,6 +83,28 @@ export const WORKLOADS = [
     fixtureSet: 'static',
     sameBytes: ['bare-node'],
     refs: { node: 'bare-node' },
+  },
+  {
+    id: 'session-list',
+    short: 'session list',
+    name: 'session list GET /api/session?limit=50',
+    note: `a generated scenario of ${LIST_SESSIONS.toLocaleString('en-US')} sessions, each updated at its own instant (so the list is sorted by time, not id); each connection alternates the first page and the page at a cursor fetched once before the run (about 21 kB each). Prism answers the same operation with the spec's schema-built example, one session of a few hundred bytes (it flags its own example's ids against the spec's patterns in an sl-violations header), so its ratio compares a lookup with listing and sorting a thousand sessions.`,
+    // The cursor page is known only once the sessions simulator answers the first page (see `prepare`).
+    requests: [get('/api/session?limit=50')],
+    prepare: async (ctx) => {
+      const first = '/api/session?limit=50';
+      const res = await fetch(`http://127.0.0.1:${ctx.ports['sim-cli-sessions']}${first}`);
+      const page = await res.json();
+      if (!res.ok || page.data?.length !== 50 || !page.cursor?.next)
+        throw new Error(`the first page answered ${res.status} without 50 sessions and a next cursor`);
+      // A cursor does not carry the page size: a client passes limit again with it, as here.
+      return [get(first), get(`${first}&cursor=${encodeURIComponent(page.cursor.next)}`)];
+    },
+    targets: ['bare-node', 'prism', 'sim-cli-sessions'],
+    source: 'sim-cli-sessions',
+    fixtureSet: 'static',
+    sameBytes: ['bare-node'],
+    refs: { node: 'bare-node', peer: 'prism' },
   },
   {
     id: 'replay-100',

@@ -1,17 +1,19 @@
-// The measures half of the suite: start-up, partitions, event fan-out and replay loading, each against its
-// target. They run one after another because they share two cores with the simulator they measure.
+// The measures half of the suite: start-up, partitions, event fan-out, replay loading and agent turns, each
+// against its target. They run one after another because they share two cores with the simulator they measure.
 // Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
 import { runIfMain } from './lib.mjs';
 import { measure as events } from './events.mjs';
 import { measure as partitions } from './partitions.mjs';
 import { measure as replayLoad } from './replay-load.mjs';
 import { measure as startup } from './startup.mjs';
+import { measure as turns } from './turns.mjs';
 
 export const MEASURES = [
   { name: 'startup', measure: startup },
   { name: 'partitions', measure: partitions },
   { name: 'events', measure: events },
   { name: 'replay-load', measure: replayLoad },
+  { name: 'turns', measure: turns },
 ];
 
 /**
