@@ -1,0 +1,42 @@
+// What an app built on the official client does as it starts, against the simulator: the first calls, then a
+// session of its own, prompted, its turn watched on the event stream until the session is idle.
+import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+
+const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4010';
+const client = createOpencodeClient({ baseUrl });
+
+const { data: health } = await client.v2.health.get();
+const { data: location } = await client.v2.location.get();
+const { data: agents } = await client.v2.agent.list();
+const { data: sessions } = await client.v2.session.list({ limit: 3 });
+const { data: active } = await client.v2.session.active();
+const { data: permissions } = await client.v2.permission.request.list();
+const { data: questions } = await client.v2.question.request.list();
+console.log(`healthy: ${health.healthy}, in ${location.directory}`);
+console.log(`agents: ${agents.data.map((a) => a.id).join(', ')}`);
+console.log(`latest sessions: ${sessions.data.map((s) => s.title).join(' | ')}`);
+console.log(
+  `at work: ${Object.keys(active.data).length}, asking: ${permissions.data.length} permissions, ${questions.data.length} questions`,
+);
+
+// Every change is announced on the stream; a frontend keeps one subscription open.
+const { stream } = await client.v2.event.subscribe();
+const seen = [];
+const idle = (async () => {
+  for await (const event of stream) {
+    seen.push(event.type);
+    if (event.type === 'session.updated') return;
+  }
+})();
+
+const { data: created } = await client.v2.session.create({ agent: 'build' });
+const sessionID = created.data.id;
+await client.v2.session.prompt({ sessionID, prompt: { text: 'Add a dark mode toggle' } });
+// The turn plays on the virtual clock: move it on (or start the simulator with --real-time).
+await fetch(`${baseUrl}/__sim/clock/advance`, { method: 'POST', body: JSON.stringify({ by: '1m' }) });
+await client.v2.session.wait({ sessionID });
+await idle;
+const { data: messages } = await client.v2.session.messages({ sessionID, order: 'asc' });
+console.log(`the turn: ${seen.filter((t) => t.startsWith('session.next.step')).join(', ')}`);
+console.log(`messages: ${messages.data.map((m) => m.type).join(', ')}`);
+process.exit(0);
