@@ -16,7 +16,7 @@ console.log(`healthy: ${health.healthy}, in ${location.directory}`);
 console.log(`agents: ${agents.data.map((a) => a.id).join(', ')}`);
 console.log(`latest sessions: ${sessions.data.map((s) => s.title).join(' | ')}`);
 console.log(
-  `at work: ${Object.keys(active.data).length}, asking: ${permissions.data.length} permissions, ${questions.data.length} questions`,
+  `busy: ${Object.keys(active.data).length}; waiting for an answer: ${permissions.data.length} permission, ${questions.data.length} question`,
 );
 
 // Every change is announced on the stream; a frontend keeps one subscription open.

@@ -9,12 +9,13 @@ import { KINDS } from '../kinds/registry.js';
 import { emptyDraft, isObject, SECTIONS, type Draft, type Json, type Part } from './parts.js';
 import type { Timeline } from './timeline.js';
 
-export function inferDraft(timeline: Timeline): Draft {
+export async function inferDraft(timeline: Timeline): Promise<Draft> {
   const draft = emptyDraft();
   const project = projectOf(timeline);
   if (project) draft.project.push(project);
   for (const kind of KINDS.list) {
-    for (const [section, parts] of Object.entries(kind.infer?.(timeline, draft) ?? {})) {
+    const infer = await kind.infer?.();
+    for (const [section, parts] of Object.entries(infer?.(timeline, draft) ?? {})) {
       const into = draft[section];
       if (!into) throw new Error(`kind ${kind.name} inferred "${section}", which is not a section of the scenario`);
       into.push(...parts);

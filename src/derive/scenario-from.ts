@@ -32,7 +32,7 @@ export async function scenarioFrom(
   options: { name: string; source: string; schema?: string },
 ): Promise<Generated> {
   const timeline = readTimeline(recording, spec);
-  const draft = inferDraft(timeline);
+  const draft = await inferDraft(timeline);
   const ruled = new Set<number>();
   let scenario = scenarioOf(draft, options.name, timeline.origin);
   let report = await scenarioDiff(scenario, timeline);

@@ -111,6 +111,9 @@ export interface Publication {
   ): Array<{ type: string; data: Json; time: number }> | undefined;
 }
 
+/** What a recording shows of a kind (`Kind.infer`). */
+export type Infer = (recording: RecordedTimeline, draft: DraftSoFar) => Inferred;
+
 export interface Kind {
   /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
   readonly name: string;
@@ -143,7 +146,8 @@ export interface Kind {
   /**
    * scenario-from: what a recording shows of this kind, as parts by section, appended to the draft scenario.
    * It reads the draft as inferred so far (the project, the kinds before it in the registry) and may add to
-   * their sections what its own parts name but they did not declare (a form's session).
+   * their sections what its own parts name but they did not declare (a form's session). Loaded when asked
+   * for: only scenario-from needs it, and a simulator that serves requests starts without it.
    */
-  infer?(recording: RecordedTimeline, draft: DraftSoFar): Inferred;
+  infer?(): Promise<Infer>;
 }

@@ -150,6 +150,11 @@ export function sampleFromSpec(operationId: string): SampleRequest {
 
 /** Answers that never end (event streams, the PTY's WebSocket): checked over real sockets, not sampled here. */
 export const STREAMING = new Set(['v2.event.subscribe', 'v2.session.events', 'v2.pty.connect']);
+/**
+ * Not fuzzed against a world with a deadline: the streams, and `wait`, which on a busy session answers only once
+ * the virtual clock plays its turn out (test/integration/session-kind.test.ts waits for it over a real socket).
+ */
+export const UNSAMPLED = new Set([...STREAMING, 'v2.session.wait']);
 /** Answers that are not one JSON body: the streams, and a file's bytes. */
 export const NOT_JSON = new Set([...STREAMING, 'v2.fs.read']);
 

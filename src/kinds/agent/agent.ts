@@ -9,7 +9,6 @@ import { answered, itemsOf, locationAnswer, reportDuplicates } from '../answers.
 import type { Json, Kind, ReadContext } from '../kind.js';
 import { baseRules, defaultAgents } from './defaults.js';
 import { format } from './format.js';
-import { inferAgents } from './infer.js';
 
 /** The agent a session starts with (src/kinds/session/state.ts). */
 const SESSION_AGENT = 'build';
@@ -49,7 +48,7 @@ export const agent: Kind = {
     },
   },
 
-  infer: inferAgents,
+  infer: () => import('./infer.js').then((m) => m.inferAgents),
 };
 
 /** Every agent the scenario's sessions use (build, and those their messages switch to) must be listed. */

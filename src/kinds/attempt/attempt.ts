@@ -11,7 +11,6 @@ import { ATTEMPT_LIFETIME } from '../integration/flows.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
 import { handlers } from './handlers.js';
-import { inferAttempts } from './infer.js';
 import { attemptTimeline, SETTLED_KEPT_MS } from './settle.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
 
@@ -134,5 +133,5 @@ export const attempt: Kind = {
     ],
   },
 
-  infer: inferAttempts,
+  infer: () => import('./infer.js').then((m) => m.inferAttempts),
 };

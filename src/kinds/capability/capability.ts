@@ -3,7 +3,6 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
-import { inferCapabilities } from './infer.js';
 
 export const capability: Kind = {
   name: 'capability',
@@ -17,5 +16,5 @@ export const capability: Kind = {
     'experimental.capabilities.get': (_request, { world }) => answered(jsonAnswer(200, world.scenario.capabilities)),
   },
 
-  infer: inferCapabilities,
+  infer: () => import('./infer.js').then((m) => m.inferCapabilities),
 };

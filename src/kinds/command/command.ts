@@ -3,7 +3,6 @@ import { answered, itemsOf, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_COMMANDS } from './defaults.js';
 import { format } from './format.js';
-import { inferCommands } from './infer.js';
 
 export const command: Kind = {
   name: 'command',
@@ -26,5 +25,5 @@ export const command: Kind = {
       answered(locationAnswer(request, context, context.world.scenario.commands ?? DEFAULT_COMMANDS)),
   },
 
-  infer: inferCommands,
+  infer: () => import('./infer.js').then((m) => m.inferCommands),
 };

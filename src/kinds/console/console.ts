@@ -10,7 +10,6 @@ import type { World } from '../../state/world.js';
 import { answered } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { format } from './format.js';
-import { inferConsole } from './infer.js';
 import type { ConsoleChoice, ConsoleOrg } from './types.js';
 
 const same = (org: ConsoleChoice, choice: ConsoleChoice | undefined) =>
@@ -93,5 +92,5 @@ export const consoleKind: Kind = {
 
   publication: { internal: ['console.org.switched'] },
 
-  infer: inferConsole,
+  infer: () => import('./infer.js').then((m) => m.inferConsole),
 };

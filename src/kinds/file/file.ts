@@ -18,7 +18,6 @@ import { DEFAULT_CONTENTS, DEFAULT_PATHS } from './default-tree.js';
 import { buildFileTree } from './file-tree.js';
 import { entriesBelow, findEntries, readLimit } from './find.js';
 import { format } from './format.js';
-import { inferFiles } from './infer.js';
 import type { FileContent, FilesDefinition } from './types.js';
 
 /** The key of a directory in the scenario's file tree: relative to the project, '' for its root, else ending in '/'. */
@@ -119,5 +118,5 @@ export const file: Kind = {
     'v2.fs.read': (request, { world, project }) => answered(readFile(world, project, request)),
   },
 
-  infer: inferFiles,
+  infer: () => import('./infer.js').then((m) => m.inferFiles),
 };

@@ -12,7 +12,6 @@ import { answered, changeState, itemsOf, NO_CONTENT, reportDuplicates } from '..
 import type { Kind } from '../kind.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
 import { condition, format } from './format.js';
-import { inferForms } from './infer.js';
 import type { FormDefinition, FormState, FormStatus } from './types.js';
 
 function formOf(world: World, id: string): FormState | undefined {
@@ -151,5 +150,5 @@ export const form: Kind = {
     },
   },
 
-  infer: inferForms,
+  infer: () => import('./infer.js').then((m) => m.inferForms),
 };

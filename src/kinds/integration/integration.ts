@@ -12,7 +12,6 @@ import { ensureRoom } from '../limits.js';
 import { DEFAULT_INTEGRATIONS } from './defaults.js';
 import { readIntegration } from './flows.js';
 import { format } from './format.js';
-import { inferIntegrations } from './infer.js';
 import type { IntegrationRecord, OAuthFlow } from './types.js';
 
 /** The integration holding a credential, if one does. */
@@ -154,7 +153,7 @@ export const integration: Kind = {
     internal: ['integration.credential.connected', 'credential.relabelled', 'credential.removed'],
   },
 
-  infer: inferIntegrations,
+  infer: () => import('./infer.js').then((m) => m.inferIntegrations),
 };
 
 export type { Json };

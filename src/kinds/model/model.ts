@@ -12,7 +12,6 @@ import { answered, locationAnswer } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { activeProviders, appearances, defaultModel, knownProviders, listedModels } from './catalogue.js';
 import { format } from './format.js';
-import { inferModel } from './infer.js';
 import { readProviders } from './read.js';
 
 export const model: Kind = {
@@ -74,5 +73,5 @@ export const model: Kind = {
     follow: { 'integration.updated': () => [{ type: 'catalog.updated', data: {} }] },
   },
 
-  infer: inferModel,
+  infer: () => import('./infer.js').then((m) => m.inferModel),
 };

@@ -14,7 +14,6 @@ import type { Kind } from '../kind.js';
 import { LIMITS } from '../limits.js';
 import { askPermission, pendingRequests, replyPermission } from './ask.js';
 import { condition, format } from './format.js';
-import { inferPermissions } from './infer.js';
 import { readPermissions } from './read.js';
 import type { PermissionReply, PermissionState, PermissionStatus } from './types.js';
 
@@ -192,7 +191,7 @@ export const permission: Kind = {
   // The real server announces neither saving nor removing a saved permission.
   publication: { internal: ['permission.saved', 'permission.saved.removed'] },
 
-  infer: inferPermissions,
+  infer: () => import('./infer.js').then((m) => m.inferPermissions),
 };
 
 /** Keeps the table within its bound: answered requests are forgotten oldest first once open ones need the room. */

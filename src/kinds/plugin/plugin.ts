@@ -5,7 +5,6 @@
 import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
-import { inferPlugins } from './infer.js';
 
 export const plugin: Kind = {
   name: 'plugin',
@@ -27,5 +26,5 @@ export const plugin: Kind = {
     },
   },
 
-  infer: inferPlugins,
+  infer: () => import('./infer.js').then((m) => m.inferPlugins),
 };

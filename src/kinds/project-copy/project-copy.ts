@@ -16,7 +16,6 @@ import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { absoluteDirectory } from '../location.js';
 import { format } from './format.js';
-import { inferProjectCopy } from './infer.js';
 import type { ProjectCopyDefinition } from './types.js';
 
 const ADJECTIVES = ['kind', 'quiet', 'brave', 'calm', 'bright', 'swift', 'gentle', 'bold'] as const;
@@ -116,5 +115,5 @@ export const projectCopy: Kind = {
     internal: ['project.copy.created', 'project.copy.removed'],
   },
 
-  infer: inferProjectCopy,
+  infer: () => import('./infer.js').then((m) => m.inferProjectCopy),
 };

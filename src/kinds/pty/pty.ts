@@ -10,7 +10,6 @@ import type { Json, Kind } from '../kind.js';
 import { LIMITS } from '../limits.js';
 import { condition, format } from './format.js';
 import { FIRST_PID, handlers } from './handlers.js';
-import { inferPtys } from './infer.js';
 import { freshTerminal, scriptFor, startingOutput, type TranscriptEntry } from './script.js';
 import type { PtyDefinition, PtyReply, PtyState, PtyStatus } from './types.js';
 
@@ -206,5 +205,5 @@ export const pty: Kind = {
     internal: ['pty.output', 'pty.connected', 'pty.disconnected', 'pty.ticket.issued', 'pty.ticket.used'],
   },
 
-  infer: inferPtys,
+  infer: () => import('./infer.js').then((m) => m.inferPtys),
 };

@@ -13,7 +13,6 @@ import type { Kind } from '../kind.js';
 import { LIMITS } from '../limits.js';
 import { pendingQuestions } from './ask.js';
 import { condition, format } from './format.js';
-import { inferQuestions } from './infer.js';
 import { readQuestions } from './read.js';
 import type { QuestionState, QuestionStatus } from './types.js';
 
@@ -134,7 +133,7 @@ export const question: Kind = {
     },
   },
 
-  infer: inferQuestions,
+  infer: () => import('./infer.js').then((m) => m.inferQuestions),
 };
 
 /** Keeps the table within its bound: settled questions are forgotten oldest first once open ones need the room. */

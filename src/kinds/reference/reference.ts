@@ -8,7 +8,6 @@ import { answered, itemsOf } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { absoluteDirectory, within } from '../location.js';
 import { format } from './format.js';
-import { inferReferences } from './infer.js';
 
 export const reference: Kind = {
   name: 'reference',
@@ -31,5 +30,5 @@ export const reference: Kind = {
     },
   },
 
-  infer: inferReferences,
+  infer: () => import('./infer.js').then((m) => m.inferReferences),
 };

@@ -6,7 +6,6 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import { answered, itemsOf } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
-import { inferResources } from './infer.js';
 
 export const resource: Kind = {
   name: 'resource',
@@ -31,7 +30,7 @@ export const resource: Kind = {
       answered(jsonAnswer(200, Object.fromEntries(world.scenario.resources.map((r) => [keyOf(r), r])))),
   },
 
-  infer: inferResources,
+  infer: () => import('./infer.js').then((m) => m.inferResources),
 };
 
 function keyOf(resource: { uri: string; client: string }): string {

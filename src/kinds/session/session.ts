@@ -11,7 +11,6 @@ import type { World } from '../../state/world.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { HandlerContext, Kind } from '../kind.js';
 import { condition, format } from './format.js';
-import { inferSessions } from './infer.js';
 import { lifecycleHandlers } from './lifecycle.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
 import { pageMessages, type PageQuery } from './message-page.js';
@@ -272,5 +271,5 @@ export const session: Kind = {
     },
   },
 
-  infer: inferSessions,
+  infer: () => import('./infer.js').then((m) => m.inferSessions),
 };

@@ -10,7 +10,6 @@ import type { World } from '../../state/world.js';
 import { answered, changeState, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
-import { inferShells } from './infer.js';
 import type { ShellDefinition, ShellState, ShellStatus } from './types.js';
 
 /** The command as the API shows it (`ShellCommand`); a command with no `cwd` runs in the project directory. */
@@ -188,5 +187,5 @@ export const shell: Kind = {
     },
   },
 
-  infer: inferShells,
+  infer: () => import('./infer.js').then((m) => m.inferShells),
 };

@@ -3,7 +3,6 @@ import { answered, itemsOf, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_SKILLS } from './defaults.js';
 import { format } from './format.js';
-import { inferSkills } from './infer.js';
 
 export const skill: Kind = {
   name: 'skill',
@@ -26,5 +25,5 @@ export const skill: Kind = {
       answered(locationAnswer(request, context, context.world.scenario.skills ?? DEFAULT_SKILLS)),
   },
 
-  infer: inferSkills,
+  infer: () => import('./infer.js').then((m) => m.inferSkills),
 };

@@ -8,7 +8,6 @@ import { answered, itemsOf } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_TOOLS } from './defaults.js';
 import { format } from './format.js';
-import { inferTools } from './infer.js';
 import type { ToolDefinition } from './types.js';
 
 export const tool: Kind = {
@@ -51,7 +50,7 @@ export const tool: Kind = {
     },
   },
 
-  infer: inferTools,
+  infer: () => import('./infer.js').then((m) => m.inferTools),
 };
 
 const toolsOf = (tools: readonly ToolDefinition[] | undefined): readonly ToolDefinition[] =>

@@ -13,7 +13,6 @@ import { answered, itemsOf, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { freeWorktreeName, seededSlug, worktreeDirectory } from '../worktree/names.js';
-import { inferWorkspaces } from './infer.js';
 import { format } from './format.js';
 import { warpPublication } from './warp.js';
 import type { WorkspaceDefinition, WorkspaceStatus } from './types.js';
@@ -212,5 +211,5 @@ export const workspace: Kind = {
 
   publication: warpPublication,
 
-  infer: inferWorkspaces,
+  infer: () => import('./infer.js').then((m) => m.inferWorkspaces),
 };

@@ -13,7 +13,6 @@ import { answered, itemsOf, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { format } from './format.js';
-import { inferWorktrees } from './infer.js';
 import { freeWorktreeName, worktreeDirectory, worktreeRoot } from './names.js';
 import type { WorktreeDefinition } from './types.js';
 
@@ -120,5 +119,5 @@ export const worktree: Kind = {
     },
   },
 
-  infer: inferWorktrees,
+  infer: () => import('./infer.js').then((m) => m.inferWorktrees),
 };
