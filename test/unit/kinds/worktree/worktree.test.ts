@@ -78,7 +78,7 @@ describe('the handlers', () => {
       data: { message: 'Cannot reset the primary workspace' },
     });
     expect(world.call('worktree.reset', { body: { directory: `${ROOT}/hotfix` } })?.body).toBe(true);
-    expect(world.call('worktree.remove', { body: { directory: '/tmp/nowhere' } })?.body).toBe(true);
+    expect(world.call('worktree.remove', { body: { directory: '/srv/nowhere' } })?.body).toBe(true);
     expect(world.events()).toEqual([]);
     expect(world.call('worktree.remove', { body: { directory: `${ROOT}/hotfix` } })?.body).toBe(true);
     expect(world.events().map((e) => [e.type, e.data])).toEqual([['worktree.removed', { name: 'hotfix' }]]);
