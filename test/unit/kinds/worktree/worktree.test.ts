@@ -3,6 +3,7 @@
  * unique however many are made), the scenario's and its workspaces' worktrees, the real server's refusals,
  * and the bound on how many a client can make.
  */
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { slugify, worktreeDirectory, worktreeRoot } from '../../../../src/kinds/worktree/names.js';
@@ -10,7 +11,9 @@ import { projectContext } from '../../../../src/openapi/location.js';
 import { SimResourceLimitError } from '../../../../src/sim-errors.js';
 import { PROJECT, worldOf } from '../workspace/world.js';
 
-const ROOT = `/home/dev/.local/share/opencode/worktree/${PROJECT.id}`;
+// The project's user is the one its directory is under (the project lives in that user's home).
+const HOME = posix.dirname(PROJECT.directory);
+const ROOT = `${HOME}/.local/share/opencode/worktree/${PROJECT.id}`;
 
 describe('names and places', () => {
   it('slugs a name as the real server does', () => {
@@ -24,7 +27,10 @@ describe('names and places', () => {
     expect(worktreeRoot(projectContext('/Users/ada/code/app', 'p1'))).toBe(
       '/Users/ada/.local/share/opencode/worktree/p1',
     );
-    expect(worktreeRoot(projectContext('/srv/app', 'p1'))).toBe('/root/.local/share/opencode/worktree/p1');
+    // Outside any user's home the server runs as root, whose home is /root.
+    expect(worktreeRoot(projectContext('/srv/app', 'p1'))).toBe(
+      posix.join('/root', '.local/share/opencode/worktree/p1'),
+    );
     expect(worktreeDirectory(PROJECT, { name: 'x', directory: '/elsewhere/x' })).toBe('/elsewhere/x');
   });
 
@@ -46,7 +52,7 @@ describe('the scenario', () => {
     const world = await worldOf({
       worktrees: [
         { name: 'hotfix', branch: 'fix/login' },
-        { name: 'spike', directory: '/home/dev/spike' },
+        { name: 'spike', directory: `${HOME}/spike` },
       ],
       workspaces: [
         { id: 'wrk_1', name: 'review', branch: 'design/review' },
@@ -54,7 +60,7 @@ describe('the scenario', () => {
         { id: 'wrk_3', type: 'remote', name: 'cloud' },
       ],
     });
-    expect(world.call('worktree.list')?.body).toEqual([`${ROOT}/hotfix`, '/home/dev/spike', `${ROOT}/review`]);
+    expect(world.call('worktree.list')?.body).toEqual([`${ROOT}/hotfix`, `${HOME}/spike`, `${ROOT}/review`]);
     expect(world.engine.world?.worktrees.get('review')).toEqual({ name: 'review', branch: 'design/review' });
   });
 
