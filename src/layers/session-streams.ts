@@ -7,10 +7,11 @@
  * wall time) plays its turn to the end, or an interrupt stops it. A reset or a scenario switch ends the wait
  * too: the world it waited in is gone.
  */
-import { InvalidRequestError, SessionNotFoundError } from '../errors.js';
+import { SessionNotFoundError } from '../errors.js';
 import { emptyAnswer, jsonAnswer, type Answer } from '../exchange/exchange.js';
 import type { Layer } from '../exchange/layer.js';
 import { ensureRoom } from '../kinds/limits.js';
+import { queryInteger } from '../openapi/query-integer.js';
 import type { Partition } from '../state/partitions.js';
 import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../stream/durable-log.js';
 
@@ -24,17 +25,6 @@ function sessionOf(partition: Partition, id: string | undefined) {
   const session = partition.world?.sessions.get(id ?? '');
   if (!session || session.status === 'scheduled') throw new SessionNotFoundError(id ?? '');
   return session;
-}
-
-/** A decimal sequence or count from the query; the real server's validation message when it is not one. */
-function integer(value: unknown, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n))
-    throw new InvalidRequestError(`Expected an integer, got ${String(value)}\n  at ["${name}"]`, 'Query');
-  if (n < 0)
-    throw new InvalidRequestError(`Expected a value greater than or equal to 0, got ${n}\n  at ["${name}"]`, 'Query');
-  return n;
 }
 
 function untilIdle(partition: Partition, sessionID: string): Promise<Answer> {
@@ -59,14 +49,17 @@ export const sessionStreamsLayer: Layer = {
       case 'v2.session.history': {
         if (!partition.world) return undefined;
         const session = sessionOf(partition, pathParams.sessionID);
-        const after = integer(query.after, 'after', 0);
-        const limit = Math.min(MAX_HISTORY_LIMIT, Math.max(1, integer(query.limit, 'limit', DEFAULT_HISTORY_LIMIT)));
+        const after = queryInteger(query.after, 'after', 0) ?? 0;
+        const limit = Math.min(
+          MAX_HISTORY_LIMIT,
+          Math.max(1, queryInteger(query.limit, 'limit', 0) ?? DEFAULT_HISTORY_LIMIT),
+        );
         return jsonAnswer(200, partition.events.durable.page(session.definition.id, after, limit));
       }
       case 'v2.session.events': {
         if (!partition.world) return undefined;
         const session = sessionOf(partition, pathParams.sessionID);
-        return partition.events.follow(session.definition.id, integer(query.after, 'after', 0));
+        return partition.events.follow(session.definition.id, queryInteger(query.after, 'after', 0) ?? 0);
       }
       case 'v2.session.wait': {
         if (!partition.world) return undefined;

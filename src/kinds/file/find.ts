@@ -5,7 +5,7 @@
  * starts with it, one that contains it, a path that contains it, a path holding its letters in order; shorter
  * paths first within a rank. An empty query lists everything, shortest first, as the real server does.
  */
-import { InvalidRequestError } from '../../errors.js';
+import { queryInteger } from '../../openapi/query-integer.js';
 import type { FileTree } from './types.js';
 
 export type Entry = { path: string; type: 'file' | 'directory' };
@@ -25,12 +25,7 @@ export function entriesBelow(tree: FileTree, prefix: string): Entry[] {
 
 /** The `limit` query as the real server reads it: a whole number above 0, or 400 with its messages. */
 export function readLimit(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  const fail = (message: string) => new InvalidRequestError(`${message}\n  at ["limit"]`, 'Query', 'limit');
-  if (!Number.isInteger(value)) throw fail(`Expected an integer, got ${value}`);
-  if (value <= 0) throw fail(`Expected a value greater than 0, got ${value}`);
-  return value;
+  return queryInteger(raw, 'limit', 1);
 }
 
 /** The rank of a match (lower is better), or undefined when the path does not hold the query. */

@@ -8,13 +8,12 @@ import { ConflictError, MessageNotFoundError } from '../../errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { MoveSessionError } from '../../server-errors.js';
 import { draft, type EventDraft } from '../../state/events.js';
-import type { World } from '../../state/world.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Handlers } from '../kind.js';
 import { ensureRoom } from '../limits.js';
-import { clientSession, locationOf, sessionV2Info, titleOf, updatedAt } from './info.js';
+import { clientSession, sessionV2Info } from './info.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
-import { listSessions, type SessionListQuery } from './session-list.js';
+import { listSessions, sessionRows, type SessionListQuery } from './session-list.js';
 import { inBusyWindow } from './state.js';
 import { admitPrompt } from './turn-play.js';
 import type { ModelRef, Prompt, SessionDefinition, SessionLocation, SessionState } from './types.js';
@@ -44,12 +43,6 @@ function interruption(state: SessionState, now: number): EventDraft[] {
   if (!inBusyWindow(state.definition, now))
     events.push(draft('session.status', { sessionID, status: { type: 'idle' } }));
   return events;
-}
-
-function sessionsByUpdate(world: World): SessionState[] {
-  return [...world.sessions.values()]
-    .filter((s) => s.status !== 'scheduled')
-    .sort((a, b) => updatedAt(world, b) - updatedAt(world, a) || (a.definition.id < b.definition.id ? -1 : 1));
 }
 
 export const lifecycleHandlers: Handlers = {
@@ -155,17 +148,14 @@ export const lifecycleHandlers: Handlers = {
       cursor?: number;
       limit?: number;
     };
-    const needle = query.search?.toLowerCase();
-    const rows = sessionsByUpdate(world).filter((s) => {
-      const time = updatedAt(world, s);
-      if (query.directory !== undefined && locationOf(s, project).directory !== query.directory) return false;
-      if (needle !== undefined && !titleOf(world, s).toLowerCase().includes(needle)) return false;
-      if (query.start !== undefined && time < Number(query.start)) return false;
-      return query.cursor === undefined || time < Number(query.cursor);
-    });
+    const rows = sessionRows(world, project, { search: query.search, directory: query.directory }, 'desc').filter(
+      ({ time }) =>
+        (query.start === undefined || time >= Number(query.start)) &&
+        (query.cursor === undefined || time < Number(query.cursor)),
+    );
     const limit = query.limit === undefined ? rows.length : Math.max(0, Number(query.limit));
-    const data = rows.slice(0, limit).map((s) => ({
-      ...clientSession(world, s, project),
+    const data = rows.slice(0, limit).map(({ state }) => ({
+      ...clientSession(world, state, project),
       project: { id: project.id, worktree: project.directory },
     }));
     return answered(jsonAnswer(200, data));

@@ -3,8 +3,9 @@
  * one page at a time, with cursors as the real server makes them: unpadded base64url of JSON naming the
  * filters, the order and an anchor (the session at the page's edge, its time and the direction to go).
  */
-import { InvalidCursorError, InvalidRequestError } from '../../errors.js';
+import { InvalidCursorError } from '../../errors.js';
 import type { ProjectContext } from '../../openapi/location.js';
+import { queryInteger } from '../../openapi/query-integer.js';
 import type { World } from '../../state/world.js';
 import { locationOf, sessionV2Info, titleOf, updatedAt } from './info.js';
 import type { SessionState } from './types.js';
@@ -54,33 +55,24 @@ function decode(text: string): SessionCursor {
   return cursor as SessionCursor;
 }
 
-function limitOf(value: number | string | undefined): number {
-  if (value === undefined || value === '') return DEFAULT_SESSIONS_LIMIT;
-  const limit = Number(value);
-  if (!Number.isInteger(limit))
-    throw new InvalidRequestError(`Expected an integer, got ${value}\n  at ["limit"]`, 'Query');
-  if (limit <= 0)
-    throw new InvalidRequestError(`Expected a value greater than 0, got ${value}\n  at ["limit"]`, 'Query');
-  return limit;
-}
-
-/** Sort key: time, then id, so sessions updated at the same instant still have one order. */
+/**
+ * Oldest first: by time, then by id, so sessions updated at the same instant still have one order. Session
+ * ids descend with time (a newer session's sorts first), so between equals the greater id is the older.
+ */
 function before(a: { time: number; id: string }, b: { time: number; id: string }): boolean {
-  return a.time < b.time || (a.time === b.time && a.id < b.id);
+  return a.time < b.time || (a.time === b.time && a.id > b.id);
 }
 
-export function listSessions(world: World, project: ProjectContext, query: SessionListQuery): Json {
-  if (query.cursor !== undefined && (query.order !== undefined || query.search !== undefined))
-    throw new InvalidCursorError('Cursor cannot be combined with order or filters');
-  const cursor = query.cursor === undefined ? undefined : decode(query.cursor);
-  const limit = limitOf(query.limit);
-  const order: Order = cursor?.order ?? query.order ?? 'desc';
-  const filters: Filters = cursor
-    ? { search: cursor.search, directory: cursor.directory, workspace: cursor.workspace }
-    : { search: query.search, directory: query.directory, workspace: query.workspace };
-  const needle = filters.search?.toLowerCase();
+export interface SessionRow {
+  time: number;
+  id: string;
+  state: SessionState;
+}
 
-  const rows: Array<{ time: number; id: string; state: SessionState }> = [];
+/** The sessions that exist now and match the filters, by `time.updated` (then id) in the order asked. */
+export function sessionRows(world: World, project: ProjectContext, filters: Filters, order: Order): SessionRow[] {
+  const needle = filters.search?.toLowerCase();
+  const rows: SessionRow[] = [];
   for (const state of world.sessions.values()) {
     if (state.status === 'scheduled') continue;
     const location = locationOf(state, project);
@@ -91,6 +83,19 @@ export function listSessions(world: World, project: ProjectContext, query: Sessi
   }
   rows.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
   if (order === 'desc') rows.reverse();
+  return rows;
+}
+
+export function listSessions(world: World, project: ProjectContext, query: SessionListQuery): Json {
+  if (query.cursor !== undefined && (query.order !== undefined || query.search !== undefined))
+    throw new InvalidCursorError('Cursor cannot be combined with order or filters');
+  const cursor = query.cursor === undefined ? undefined : decode(query.cursor);
+  const limit = queryInteger(query.limit, 'limit', 1) ?? DEFAULT_SESSIONS_LIMIT;
+  const order: Order = cursor?.order ?? query.order ?? 'desc';
+  const filters: Filters = cursor
+    ? { search: cursor.search, directory: cursor.directory, workspace: cursor.workspace }
+    : { search: query.search, directory: query.directory, workspace: query.workspace };
+  const rows = sessionRows(world, project, filters, order);
 
   let start = 0;
   let end = Math.min(rows.length, limit);
