@@ -5,11 +5,10 @@
  * server's own document; connecting a key lists a provider and announces `catalog.updated`; a scenario's own
  * sections replace the defaults, and what it has appear later is announced when it does.
  */
-import { readFileSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -28,17 +27,8 @@ async function start(scenario: string | Json): Promise<{ sim: SimulatorHandle; c
   return { sim, client: createOpencodeClient({ baseUrl: sim.url }) };
 }
 
-/** The real server's document, to hold the answers to where it describes them too. */
-const real = JSON.parse(
-  readFileSync(new URL('../../spec/real-server/opencode-1.18.33.openapi.json', import.meta.url), 'utf8'),
-) as Json;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema(real, 'real');
-function realProblems(path: string, method: string, body: unknown): string[] {
-  const pointer = `real#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/200/content/application~1json/schema`;
-  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
-}
+/** Answers the real server's document declares are held to it too. */
+const realProblems = (path: string, method: string, body: unknown) => realDocProblemsAt(path, method, 200, body);
 
 /** The answer's data, checked against the spec (and the real server's document, given its path). */
 function checked(operationId: string, result: Result, realPath?: [string, string]): Json {

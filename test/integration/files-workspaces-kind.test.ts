@@ -5,11 +5,10 @@
  * into and removed, each change seen by the next call and announced on the event stream as the real server
  * announces it. Every answer is held to the spec, and to the real server's own document where it declares it.
  */
-import { readFileSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
+import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 
 type Frame = { type: string; data: Record<string, unknown>; durable?: { aggregateID: string; seq: number } };
@@ -40,18 +39,6 @@ const SCENARIO = {
   worktrees: [{ name: 'hotfix-login' }],
   workspaces: [{ id: WRK, name: 'design-review', branch: 'design/review' }],
 };
-
-// The real server's own document: answers it declares must validate against it too.
-const realDoc = JSON.parse(
-  readFileSync(new URL('../../spec/real-server/opencode-1.18.33.openapi.json', import.meta.url), 'utf8'),
-) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-const realAjv = new Ajv2020({ strict: false, allErrors: true });
-realAjv.addSchema(realDoc, 'real');
-function realProblems(path: string, method: string, status: number, body: unknown): string[] {
-  const pointer = `real#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
-  const validate = realAjv.getSchema(pointer) ?? realAjv.compile({ $ref: pointer });
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
-}
 
 let sim: Sim;
 let client: ReturnType<typeof createOpencodeClient>;

@@ -4,11 +4,10 @@
  * relabelled and removed; a cancelled attempt; a code-mode attempt; each change announced on the event stream
  * as the real server announces it (and nothing where it announces nothing), every frame valid.
  */
-import { readFileSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -99,20 +98,8 @@ async function until(condition: () => boolean): Promise<void> {
 
 const shown = (frames: Frame[]) => frames.map((f) => (f.type === 'integration.updated' ? f.type : [f.type, f.data]));
 
-/** Answers checked against the real server's own document too, where it declares the operation. */
-const real = JSON.parse(
-  readFileSync(new URL('../../spec/real-server/opencode-1.18.33.openapi.json', import.meta.url), 'utf8').replaceAll(
-    '"#/components/',
-    '"real#/components/',
-  ),
-) as Json;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema(real, 'real');
-function realProblems(path: string, method: string, body: unknown): string[] {
-  const schema = real.paths[path][method].responses['200'].content['application/json'].schema as Json;
-  const validate = ajv.compile(schema);
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
-}
+/** Answers the real server's document declares are held to it too. */
+const realProblems = (path: string, method: string, body: unknown) => realDocProblemsAt(path, method, 200, body);
 
 describe('the integration kind through the official client', () => {
   it('lists a believable catalogue when the scenario has none, and gets one by id', async () => {

@@ -4,11 +4,10 @@
  * real server announces it, `always` saves patterns that later requests are allowed by, and every answer
  * validates against the spec (and against the real server's own document where it describes the operation).
  */
-import { readFileSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -50,17 +49,8 @@ const SCENARIO = {
   },
 };
 
-// The real server's own document, for the operations it describes.
-const realDoc = JSON.parse(
-  readFileSync(new URL('../../spec/real-server/opencode-1.18.33.openapi.json', import.meta.url), 'utf8'),
-) as Json;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema(realDoc, 'real');
-function realProblems(path: string, method: string, body: unknown): string[] {
-  const pointer = `real#/paths/${path.replace(/\//g, '~1')}/${method}/responses/200/content/application~1json/schema`;
-  const validate = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
-}
+/** Answers the real server's document declares are held to it too. */
+const realProblems = (path: string, method: string, body: unknown) => realDocProblemsAt(path, method, 200, body);
 
 let sim: SimulatorHandle;
 beforeAll(async () => {

@@ -4,12 +4,11 @@
  * typing prints, `exit` ending the PTY), in its own partition only, behind credentials or a ticket when auth
  * is on. Answers are checked against the spec and, where the real server's document declares them, against it.
  */
-import { readFileSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { isRefusal, openSocket, until, type Refusal, type TestSocket } from '../support/ws-client.js';
 
@@ -34,18 +33,6 @@ const REPLAY =
   'Last login: Mon Nov 23 09:12:44 on ttys001\r\nacme-web % git status\r\nOn branch main\r\nnothing to commit, working tree clean\r\nacme-web % ';
 
 type Frame = { type: string; data: Record<string, unknown>; location?: { directory: string } };
-
-/** The real server's own document, for the answers it declares. */
-const realDoc = JSON.parse(
-  readFileSync(new URL('../../spec/real-server/opencode-1.18.33.openapi.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
-const realAjv = new Ajv2020({ strict: false, allErrors: true });
-realAjv.addSchema(realDoc, 'real');
-function realProblems(path: string, method: string, status: number, body: unknown): string[] {
-  const pointer = `real#/paths/${path.replace(/\//g, '~1')}/${method}/responses/${status}/content/application~1json/schema`;
-  const validate = realAjv.getSchema(pointer) ?? realAjv.compile({ $ref: pointer });
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
-}
 
 let sim: SimulatorHandle;
 // Starting loads the spec and Prism: on a busy machine that takes longer than a hook's default 10 s.

@@ -38,9 +38,14 @@ export function realServes(operationId: string): boolean {
 export function realDocProblems(operationId: string, status: number, body: unknown): string[] {
   const at = where.get(operationId);
   if (!at) return [`the real server's document has no ${operationId}`];
-  const response = realDoc.paths[at.path][at.method].responses?.[String(status)];
-  if (!response) return [`the real server's document declares no ${status} for ${operationId}`];
-  const pointer = `#/paths/${at.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${at.method}/responses/${status}`;
+  return realDocProblemsAt(at.path, at.method, status, body);
+}
+
+/** The same, for the operation at a path and method of the real server's document. */
+export function realDocProblemsAt(path: string, method: string, status: number, body: unknown): string[] {
+  const response = realDoc.paths[path]?.[method]?.responses?.[String(status)];
+  if (!response) return [`the real server's document declares no ${status} for ${method.toUpperCase()} ${path}`];
+  const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses/${status}`;
   if (!response.content?.['application/json']) return body === undefined ? [] : ['a body where none is declared'];
   const ref = `real${pointer}/content/application~1json/schema`;
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
