@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Client = ReturnType<typeof createOpencodeClient>;
@@ -60,14 +61,6 @@ async function subscribe(client: Client): Promise<Json[]> {
   running.push({ close: () => controller.abort() });
   await until(() => frames.length > 0, 'server.connected');
   return frames;
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const published = (frames: Json[]) => frames.map((f) => f.type).filter((t) => t !== 'server.connected');

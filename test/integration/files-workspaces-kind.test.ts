@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 type Frame = { type: string; data: Record<string, unknown>; durable?: { aggregateID: string; seq: number } };
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
@@ -63,14 +64,6 @@ afterAll(async () => {
   controller.abort();
   await sim?.close();
 });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** The frames published from now until `act` has run and `settled` says the stream caught up. */
 async function published(act: () => Promise<unknown>, settled: (f: Frame[]) => boolean): Promise<Frame[]> {

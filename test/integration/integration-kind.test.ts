@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Frame = { type: string; data: Json; location?: Json; durable?: unknown };
@@ -86,14 +87,6 @@ async function world(name: string, scenario?: Json) {
     return fresh;
   };
   return { handle, client, published };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the event stream');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 const shown = (frames: Frame[]) => frames.map((f) => (f.type === 'integration.updated' ? f.type : [f.type, f.data]));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Frame = { id: string; type: string; data: Json; durable?: unknown; location?: { directory: string } };
@@ -75,14 +76,6 @@ async function world(name: string) {
   await until(() => frames.length > 0);
   const of = (...types: string[]) => frames.filter((f) => types.includes(f.type));
   return { partition, client, frames, of, close: () => controller.abort() };
-}
-
-async function until(condition: () => boolean, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 function valid(operationId: string, result: { response: Response; data?: unknown; error?: unknown }): void {

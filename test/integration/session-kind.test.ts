@@ -7,6 +7,7 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames are read field by field, as a client would
 type Frame = { id: string; type: string; data: Record<string, any>; durable?: { aggregateID: string; seq: number } };
@@ -20,14 +21,6 @@ afterAll(async () => {
   for (const a of aborts) a.abort();
   await sim.close();
 });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function subscribe(baseUrl: string): Promise<Frame[]> {
   const controller = new AbortController();
