@@ -218,16 +218,19 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
 
   // 7. An integration connected by OAuth, a key and a credential relabelled and removed.
   await call('v2.integration.get', client.v2.integration.get({ integrationID: 'openai' }));
-  const oauth = (
-    await call(
-      'v2.integration.connect.oauth',
-      client.v2.integration.connect.oauth({
-        integrationID: 'openai',
-        methodID: 'chatgpt-browser',
-        inputs: {},
-      } as never),
-    )
-  ).data as Json;
+  // The browser flow: an attempt the scenario completes a few virtual seconds after it starts.
+  const browserAttempt = async () =>
+    (
+      await call(
+        'v2.integration.connect.oauth',
+        client.v2.integration.connect.oauth({
+          integrationID: 'openai',
+          methodID: 'chatgpt-browser',
+          inputs: {},
+        } as never),
+      )
+    ).data as Json;
+  const oauth = await browserAttempt();
   const attemptID = oauth.data.attemptID as string;
   const polled = (await call('v2.integration.attempt.status', client.v2.integration.attempt.status({ attemptID })))
     .data as Json;
@@ -236,16 +239,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   const settled = (await call('v2.integration.attempt.status', client.v2.integration.attempt.status({ attemptID })))
     .data as Json;
   expect(settled.data.status).toBe('complete');
-  const other = (
-    await call(
-      'v2.integration.connect.oauth',
-      client.v2.integration.connect.oauth({
-        integrationID: 'openai',
-        methodID: 'chatgpt-browser',
-        inputs: {},
-      } as never),
-    )
-  ).data as Json;
+  const other = await browserAttempt();
   await call(
     'v2.integration.attempt.complete',
     client.v2.integration.attempt.complete({ attemptID: other.data.attemptID }),
