@@ -87,3 +87,19 @@ export function instant(wallMs: number, origin: number): string {
 export function between(before: number, after: number): number {
   return Math.floor((before + after) / 2);
 }
+
+/**
+ * The sessions that parts (a form, a pending request) name but the draft does not declare, each declared for
+ * the first part that names it, with `note` saying why it is there.
+ */
+export function undeclaredSessions(parts: readonly Part[], sessions: readonly Part[], note: string): Part[] {
+  const known = new Set(sessions.map((p) => (p.value as Json).id));
+  const added: Part[] = [];
+  for (const part of parts) {
+    const sessionID = (part.value as Json).sessionID as string;
+    if (known.has(sessionID)) continue;
+    added.push({ value: { id: sessionID }, from: part.from, note });
+    known.add(sessionID);
+  }
+  return added;
+}

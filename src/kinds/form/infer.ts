@@ -13,24 +13,12 @@ import {
   type Inferred,
   type Json,
   type Part,
+  undeclaredSessions,
 } from '../draft.js';
 
 export function inferForms(timeline: Timeline, draft: DraftSoFar): Inferred {
   const forms = formsOf(timeline);
-  return { forms, sessions: undeclaredSessions(forms, draft.sessions ?? []) };
-}
-
-/** The sessions forms name that the draft does not declare, each declared for its first form. */
-function undeclaredSessions(forms: Part[], sessions: readonly Part[]): Part[] {
-  const sessionIds = new Set(sessions.map((p) => (p.value as Json).id));
-  const added: Part[] = [];
-  for (const form of forms) {
-    const sessionID = (form.value as Json).sessionID as string;
-    if (sessionIds.has(sessionID)) continue;
-    added.push({ value: { id: sessionID }, from: form.from, note: 'declared for its form' });
-    sessionIds.add(sessionID);
-  }
-  return added;
+  return { forms, sessions: undeclaredSessions(forms, draft.sessions ?? [], 'declared for its form') };
 }
 
 function formsOf(timeline: Timeline): Part[] {

@@ -15,6 +15,7 @@ import {
   type Inferred,
   type Json,
   type Part,
+  undeclaredSessions,
 } from '../draft.js';
 
 const LISTINGS = new Set(['v2.session.permission.list', 'v2.permission.request.list', 'v2.session.permission.get']);
@@ -37,7 +38,7 @@ export function inferPermissions(timeline: Timeline, draft: DraftSoFar): Inferre
   const from = [...requests.flatMap((p) => p.from), ...(savedStep ? [savedStep] : [])];
   return {
     permissions: [{ value, from, events: requests.flatMap((p) => p.events ?? []), whole: true }],
-    sessions: undeclaredSessions(requests, draft.sessions ?? []),
+    sessions: undeclaredSessions(requests, draft.sessions ?? [], 'declared for its pending request'),
   };
 }
 
@@ -84,17 +85,4 @@ export function pendingRequests(
       note: !event && missing ? `appears: missing from #${missing.seq}, listed in #${first.seq}` : undefined,
     };
   });
-}
-
-/** The sessions requests name that the draft does not declare, each declared for its first request. */
-export function undeclaredSessions(parts: readonly Part[], sessions: readonly Part[]): Part[] {
-  const known = new Set(sessions.map((p) => (p.value as Json).id));
-  const added: Part[] = [];
-  for (const part of parts) {
-    const sessionID = (part.value as Json).sessionID as string;
-    if (known.has(sessionID)) continue;
-    added.push({ value: { id: sessionID }, from: part.from, note: 'declared for its pending request' });
-    known.add(sessionID);
-  }
-  return added;
 }

@@ -5,12 +5,15 @@
  */
 import type { Timeline } from '../../derive/timeline.js';
 import type { DraftSoFar, Inferred } from '../draft.js';
-import { pendingRequests, undeclaredSessions } from '../permission/infer.js';
+import { undeclaredSessions } from '../draft.js';
+import { pendingRequests } from '../permission/infer.js';
 
 const LISTINGS = new Set(['v2.session.question.list', 'v2.question.request.list']);
 
 export function inferQuestions(timeline: Timeline, draft: DraftSoFar): Inferred {
   // No operation creates a question: every one listed was asked by an agent.
   const questions = pendingRequests(timeline, '', LISTINGS, 'question.v2.asked');
-  return questions.length ? { questions, sessions: undeclaredSessions(questions, draft.sessions ?? []) } : {};
+  return questions.length
+    ? { questions, sessions: undeclaredSessions(questions, draft.sessions ?? [], 'declared for its pending request') }
+    : {};
 }
