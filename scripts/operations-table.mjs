@@ -1,8 +1,8 @@
-// Writes the README's table of operations: each operation of the spec, where it comes from (x-source) and
+// Writes the table of operations in docs/operations.md: each operation of the spec, where it comes from (x-source) and
 // who answers it in the mock: the world (a kind's handler, or the event stream and a session's own log) or
 // the fallback (the spec's examples and schemas).
 //
-//   npm run operations             rewrite the table between the README's markers
+//   npm run operations             rewrite the table between the page's markers
 //   npm run operations -- --check  change nothing; exit 1 if the table is not what the spec and kinds make
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { tsImport } from 'tsx/esm/api';
 import { parse } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const README = `${ROOT}README.md`;
+const PAGE = `${ROOT}docs/operations.md`;
 const BEGIN = '<!-- operations:begin (npm run operations) -->';
 const END = '<!-- operations:end -->';
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
@@ -46,22 +46,22 @@ const table = [
   END,
 ].join('\n');
 
-const readme = readFileSync(README, 'utf8');
-const start = readme.indexOf(BEGIN);
-const end = readme.indexOf(END);
+const page = readFileSync(PAGE, 'utf8');
+const start = page.indexOf(BEGIN);
+const end = page.indexOf(END);
 if (start < 0 || end < 0) {
-  console.error(`README.md has no ${BEGIN} … ${END} markers`);
+  console.error(`docs/operations.md has no ${BEGIN} … ${END} markers`);
   process.exit(1);
 }
-const next = readme.slice(0, start) + table + readme.slice(end + END.length);
+const next = page.slice(0, start) + table + page.slice(end + END.length);
 if (process.argv.includes('--check')) {
-  if (next !== readme) {
-    console.error('operations: the README table is out of date; run npm run operations');
+  if (next !== page) {
+    console.error('operations: the table in docs/operations.md is out of date; run npm run operations');
     process.exit(1);
   }
-  console.log(`operations: the README table lists ${rows.length} operations`);
+  console.log(`operations: the table in docs/operations.md lists ${rows.length} operations`);
 } else {
-  writeFileSync(`${README}.tmp`, next);
-  renameSync(`${README}.tmp`, README);
-  console.log(`operations: wrote ${rows.length} operations to README.md`);
+  writeFileSync(`${PAGE}.tmp`, next);
+  renameSync(`${PAGE}.tmp`, PAGE);
+  console.log(`operations: wrote ${rows.length} operations to docs/operations.md`);
 }

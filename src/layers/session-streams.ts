@@ -17,7 +17,7 @@ import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../stream/durable-log.
 
 const waiting = new WeakMap<Partition, number>();
 
-/** The operations the partition's event stream answers, besides the kinds' handlers (the README's table says so). */
+/** The operations the partition's event stream answers, besides the kinds' handlers (docs/operations.md says so). */
 export const STREAM_OPERATIONS = ['v2.event.subscribe', 'v2.session.history', 'v2.session.events', 'v2.session.wait'];
 
 /** A session of the partition's world that exists now, or SessionNotFoundError. */

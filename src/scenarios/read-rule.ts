@@ -33,7 +33,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
   if (!operation) {
     report(
       ['when', 'operation'],
-      `no operation ${operationId} in the spec.${didYouMean(operationId, [...spec.byId.keys()], { quote: false })} GET /__sim/operations (or the README's operation table) lists them.`,
+      `no operation ${operationId} in the spec.${didYouMean(operationId, [...spec.byId.keys()], { quote: false })} GET /__sim/operations (or docs/operations.md) lists them.`,
     );
   }
   const delay = then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0);
