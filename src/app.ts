@@ -19,7 +19,7 @@ import { eventStreamLayer } from './layers/event-stream.js';
 import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
-import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { ConfigError, resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
@@ -110,10 +110,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options);
   const home = await loadSpecOnce(DEFAULT_SPEC_PATH);
-  const spec =
-    config.spec !== undefined && typeof config.spec === 'object'
-      ? specFromDocument(config.spec)
-      : await loadSpecOnce(config.specPath);
+  const spec = await servedSpec(config);
   // Another version of the interface: the world keeps the operations whose shapes still fit (spec-version.ts).
   const worldOperations = new Set([...Object.keys(KINDS.handlers), ...STREAM_OPERATIONS]);
   const version =
@@ -165,6 +162,17 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     specVersion: version,
   };
   return { sim, pipeline: createPipeline(sim) };
+}
+
+/** The document to serve; one that cannot be read or indexed stops start-up with a sentence naming it. */
+async function servedSpec(config: SimConfig): Promise<SpecIndex> {
+  const given = typeof config.spec === 'object' ? 'the spec object' : `spec ${config.specPath}`;
+  try {
+    return typeof config.spec === 'object' ? specFromDocument(config.spec) : await loadSpecOnce(config.specPath);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new ConfigError(`${given} cannot be served: ${reason}`);
+  }
 }
 
 /** A layer of the world that declines the operations whose served shape it was not written for. */

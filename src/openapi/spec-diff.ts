@@ -73,6 +73,8 @@ export interface ShapeChange {
   side: 'request' | 'response';
   kind: ChangeKind;
   effect: Effect;
+  /** The response status it is about (response changes only). */
+  status?: string;
   /** A JSON pointer into the newer document (for something removed, where it would be). */
   pointer: string;
   message: string;
@@ -135,8 +137,11 @@ export function isIdentical(diff: SpecDiff): boolean {
 /**
  * Whether the world, written for the older shape of an operation, still fits its newer shape (the simulator's
  * decision, not the interface's):
- * - its answers: every response change widens what the newer document accepts (an optional property added, a
- *   status added, a variant added), so every answer shaped by the older one still validates;
+ * - its answers: every change to a success response (2xx) widens what the newer document accepts (an optional
+ *   property added, a variant added), so every answer shaped by the older one still validates. Error responses
+ *   do not count: their bodies are the simulator's shared error kinds, not the world's shapes, and the answer
+ *   check still reports any that the newer document refuses (`x-sim-violations`). Without this, the real
+ *   server's stricter `InvalidRequestError` (no null `kind`) would take the simulation from every operation;
  * - its input: every request change narrows what the newer document accepts (the world understood all of the
  *   older input), or adds an optional parameter or property, which the world ignores; nothing the older
  *   document declared is gone. A moved route fits on the same terms: its path keeps the older parameter names
@@ -145,7 +150,7 @@ export function isIdentical(diff: SpecDiff): boolean {
 export function simulationFits(changes: readonly ShapeChange[]): boolean {
   return changes.every((c) =>
     c.side === 'response'
-      ? c.effect === 'widened'
+      ? c.effect === 'widened' || Number(c.status) >= 300
       : c.kind === 'property-added' || c.kind === 'parameter-added'
         ? true
         : c.effect === 'narrowed' && c.kind !== 'property-removed' && c.kind !== 'parameter-removed',
@@ -219,16 +224,16 @@ function compareOperations(comparer: SchemaComparer, before: Located, after: Loc
   const newBody = bodyOf(comparer.newDoc, after);
   const bodyAt = `${after.pointer}/requestBody`;
   if (oldBody && !newBody)
-    request({ kind: 'body-removed', effect: 'changed', pointer: bodyAt, message: 'request body removed' });
+    request({ kind: 'body-removed', effect: 'changed', pointer: bodyAt, message: 'body removed' });
   else if (!oldBody && newBody)
-    request({ kind: 'body-added', effect: 'changed', pointer: bodyAt, message: 'request body added' });
+    request({ kind: 'body-added', effect: 'changed', pointer: bodyAt, message: 'body added' });
   else if (oldBody && newBody) {
     if (oldBody.required !== newBody.required)
       request({
         kind: 'body-required',
         effect: newBody.required ? 'narrowed' : 'widened',
         pointer: bodyAt,
-        message: `request body now ${newBody.required ? 'required' : 'optional'}`,
+        message: `body now ${newBody.required ? 'required' : 'optional'}`,
       });
     for (const change of comparer.compare(oldBody.schema, oldBody.at, newBody.schema, newBody.at)) request(change);
   }
@@ -240,7 +245,7 @@ function compareOperations(comparer: SchemaComparer, before: Located, after: Loc
     const now = newResponses.get(status);
     const at = `${after.pointer}/responses/${status}`;
     const respond = (change: Omit<ShapeChange, 'side'>) =>
-      changes.push({ side: 'response', ...change, message: `${status}: ${change.message}` });
+      changes.push({ side: 'response', status, ...change, message: `${status}: ${change.message}` });
     if (!now) {
       respond({
         kind: 'status-removed',
@@ -264,6 +269,7 @@ function compareOperations(comparer: SchemaComparer, before: Located, after: Loc
     if (!oldResponses.has(status))
       changes.push({
         side: 'response',
+        status,
         kind: 'status-added',
         effect: 'widened',
         pointer: `${after.pointer}/responses/${status}`,
@@ -365,7 +371,9 @@ class SchemaComparer {
     const vb = this.variants(b, bAt);
     if (va.length > 1 || vb.length > 1) {
       found.push(...this.compareVariants(va, vb, bAt));
-      const rest = (s: Json) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'oneOf' && k !== 'anyOf'));
+      // Beside a union, what its schema says of every variant; a side without a union is all variant.
+      const rest = (s: Json) =>
+        s.oneOf || s.anyOf ? Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'oneOf' && k !== 'anyOf')) : {};
       if (hasKeywords(rest(a)) || hasKeywords(rest(b))) found.push(...this.compareResolved(rest(a), aAt, rest(b), bAt));
       return found;
     }
@@ -562,20 +570,22 @@ function describeSet(values: Set<string>, none: string): string {
   return list.length > 4 ? `${list.slice(0, 4).join('|')}|… (${list.length})` : list.join('|');
 }
 
+/** What names a variant: the constant of a tag property it has (so an inline variant meets its component), else its component. */
 function variantName(v: Variant): string | undefined {
-  const component = /^(?:old:)?\/components\/schemas\/([^/]+)$/.exec(v.at)?.[1];
-  if (component) return `component ${component}`;
   const props = (v.schema.properties ?? {}) as Record<string, Json>;
   for (const tag of ['_tag', 'type', 'name', 'status']) {
     const value = props[tag]?.const ?? (props[tag]?.enum as unknown[] | undefined)?.[0];
     if (value !== undefined) return `${tag} ${JSON.stringify(value)}`;
   }
-  return undefined;
+  const component = /^(?:old:)?\/components\/schemas\/([^/]+)$/.exec(v.at)?.[1];
+  return component && `component ${component}`;
 }
 
 function describeVariant(v: Variant): string {
+  const component = /^(?:old:)?\/components\/schemas\/([^/]+)$/.exec(v.at)?.[1];
+  if (component) return component;
   const name = variantName(v);
-  if (name) return name.replace(/^component /, '');
+  if (name) return name;
   const types = typesOf(v.schema);
   return types.size ? [...types].join('|') : 'schema';
 }
@@ -607,14 +617,37 @@ function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** The diff in short human lines: one per operation added, removed or moved, and one per shape change. */
+/**
+ * The diff in short human lines: one per operation added, removed or moved, and one per shape change. A change
+ * to a component that several operations share is said once, above them, with the number of operations.
+ */
 export function describeDiff(diff: SpecDiff, options: { maxChanges?: number } = {}): string[] {
   const max = options.maxChanges ?? 8;
+  const ops = [...diff.moved, ...diff.changed];
+  const text = (c: ShapeChange) => `${c.message} (${c.effect}) at ${c.pointer}`;
+  const uses = new Map<string, { change: ShapeChange; ops: Set<string> }>();
+  for (const op of ops)
+    for (const c of op.changes)
+      if (c.pointer.startsWith('/components/')) {
+        const key = `${c.side} ${text(c).replace(/^\d{3}: /, '')}`;
+        const entry = uses.get(key) ?? { change: c, ops: new Set<string>() };
+        entry.ops.add(op.operationId);
+        uses.set(key, entry);
+      }
+  const shared = new Map([...uses].filter(([, u]) => u.ops.size >= SHARED_AT_LEAST));
+  const sharedKey = (c: ShapeChange) => `${c.side} ${text(c).replace(/^\d{3}: /, '')}`;
   const lines: string[] = [];
+  for (const [key, { ops: where }] of shared) lines.push(`shared   ${key}, in ${where.size} operations`);
   const changeLines = (changes: ShapeChange[]) => {
-    const shown = changes.slice(0, max).map((c) => `    ${c.side} ${c.message} (${c.effect}) at ${c.pointer}`);
-    if (changes.length > max) shown.push(`    … ${changes.length - max} more (--json lists every one)`);
+    const own = changes.filter((c) => !shared.has(sharedKey(c)));
+    const shown = own.slice(0, max).map((c) => `    ${c.side} ${text(c)}`);
+    if (own.length > max) shown.push(`    … ${own.length - max} more (--json lists every one)`);
     return shown;
+  };
+  const counted = (op: ChangedOperation) => {
+    const common = op.changes.filter((c) => shared.has(sharedKey(c))).length;
+    const n = op.changes.length;
+    return `${n} change${n === 1 ? '' : 's'}${common ? `, ${common} of them shared` : ''}`;
   };
   for (const op of diff.added) lines.push(`added    ${op.operationId}  ${op.method} ${op.path}`);
   for (const op of diff.removed) lines.push(`removed  ${op.operationId}  ${op.method} ${op.path}`);
@@ -623,14 +656,15 @@ export function describeDiff(diff: SpecDiff, options: { maxChanges?: number } = 
     lines.push(...changeLines(op.changes));
   }
   for (const op of diff.changed) {
-    lines.push(
-      `changed  ${op.operationId}  ${op.method} ${op.path}: ${op.changes.length} change${op.changes.length === 1 ? '' : 's'}`,
-    );
+    lines.push(`changed  ${op.operationId}  ${op.method} ${op.path}: ${counted(op)}`);
     lines.push(...changeLines(op.changes));
   }
   lines.push(summary(diff));
   return lines;
 }
+
+/** In how many operations a component's change must show before it is said once for all of them. */
+const SHARED_AT_LEAST = 3;
 
 export function summary(diff: SpecDiff): string {
   const { added, removed, moved, changed, counts } = diff;
