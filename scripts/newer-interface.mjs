@@ -8,7 +8,7 @@
 // - removed: GET /api/skill (v2.skill.list);
 // - changed, and still fits: GET /api/session takes an optional `tag` query (the world ignores it);
 // - changed, and no longer fits: GET /api/pty/{ptyID} answers a required `data.revision` the world never sends.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -81,7 +81,7 @@ export function newerInterface(spec = parse(readFileSync(resolve(root, 'spec/ses
   return doc;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   const out = resolve(process.argv[2] ?? resolve(root, 'test/fixtures/newer-interface.openapi.json'));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(newerInterface(), null, 2)}\n`);
