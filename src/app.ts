@@ -16,10 +16,10 @@ import { readPreferences } from './layers/preferences.js';
 import { fallbackLayer } from './layers/fallback-layer.js';
 import type { AcceptedRequest, Layer, LayerName, NearMiss } from './exchange/layer.js';
 import { eventStreamLayer } from './layers/event-stream.js';
-import { sessionStreamsLayer } from './layers/session-streams.js';
+import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
-import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { ConfigError, resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
@@ -44,7 +44,14 @@ import { checkAnswer, checkedAnswer } from './openapi/answer-check.js';
 import { toDeclaredError } from './openapi/input-errors.js';
 import { projectContext } from './openapi/location.js';
 import type { ExchangeEntry, Unnumbered } from './state/log.js';
-import { loadSpecOnce, type OperationDefinition, type SpecIndex } from './openapi/openapi.js';
+import {
+  DEFAULT_SPEC_PATH,
+  loadSpecOnce,
+  specFromDocument,
+  type OperationDefinition,
+  type SpecIndex,
+} from './openapi/openapi.js';
+import { specVersion, type SpecVersion } from './openapi/spec-version.js';
 import { validateRequest } from './openapi/request-validation.js';
 import { findOperation } from './openapi/router.js';
 import type { Violation } from './openapi/violation.js';
@@ -62,6 +69,8 @@ export interface PipelineDeps {
   openStreams?: Set<ServerResponse>;
   /** The secret values clients sent, masked wherever they turn up again in what people are shown. */
   secrets?: SecretValues;
+  /** Set when the served document is not the simulator's own spec: how it differs, and what the world still answers. */
+  specVersion?: SpecVersion;
 }
 
 /** The simulator without a host: its parts, and the pipeline that answers on plain Node types. */
@@ -100,12 +109,21 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
 
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options);
-  const spec = await loadSpecOnce(config.specPath);
+  const home = await loadSpecOnce(DEFAULT_SPEC_PATH);
+  const spec = await servedSpec(config);
+  // Another version of the interface: the world keeps the operations whose shapes still fit (spec-version.ts).
+  const worldOperations = new Set([...Object.keys(KINDS.handlers), ...STREAM_OPERATIONS]);
+  const version =
+    spec.hash === home.hash
+      ? undefined
+      : specVersion(home, spec, worldOperations, typeof config.spec === 'object' ? 'object' : config.specPath);
+  const simulated = version && new Set(version.simulated);
   // Served by every partition whose scenario declares no project of its own.
   const project = projectContext(config.projectDir, config.projectId);
   const secrets = createSecretValues(mergeRedaction(config.redact));
   const passThrough = createModePassThrough(config, spec, secrets);
-  const library = passThrough ? undefined : createScenarioLibrary(spec);
+  // Scenarios describe the world, which is written for the simulator's own spec, whatever document is served.
+  const library = passThrough ? undefined : createScenarioLibrary(home);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
   const partitions = createPartitions({
     kinds: KINDS,
@@ -130,8 +148,8 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     ...(passThrough ? [] : [eventStreamLayer, sessionStreamsLayer]),
     // Declines wherever the partition has no world, which is always so in the pass-through modes.
     worldLayer(KINDS),
-    source,
-  ];
+  ].map((layer) => (simulated && layer.name === 'scenario' ? onlyFor(layer, simulated) : layer));
+  layers.push(source);
   const sim: PipelineDeps = {
     config,
     passThrough,
@@ -141,8 +159,28 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     library,
     openStreams: new Set(),
     secrets,
+    specVersion: version,
   };
   return { sim, pipeline: createPipeline(sim) };
+}
+
+/** The document to serve; one that cannot be read or indexed stops start-up with a sentence naming it. */
+async function servedSpec(config: SimConfig): Promise<SpecIndex> {
+  const given = typeof config.spec === 'object' ? 'the spec object' : `spec ${config.specPath}`;
+  try {
+    return typeof config.spec === 'object' ? specFromDocument(config.spec) : await loadSpecOnce(config.specPath);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new ConfigError(`${given} cannot be served: ${reason}`);
+  }
+}
+
+/** A layer of the world that declines the operations whose served shape it was not written for. */
+function onlyFor(layer: Layer, operations: ReadonlySet<string>): Layer {
+  return {
+    ...layer,
+    respond: (request) => (operations.has(request.operation.operationId) ? layer.respond(request) : undefined),
+  };
 }
 
 /** The last resort for a failure the pipeline did not answer: logged, and answered in JSON if it still can be. */

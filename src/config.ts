@@ -21,6 +21,14 @@ export interface SimOptions {
   projectDir?: string;
   /** Project id reported in `location.project.id`; derived from projectDir when omitted. */
   projectId?: string;
+  /**
+   * The interface to serve: a path to an OpenAPI document (YAML or JSON, such as a newer real server's `/doc`)
+   * or the document itself, parsed. Operations it shares with the simulator's own spec keep their simulation
+   * while their shapes still fit; the others answer from the spec's examples (docs/spec-versions.md).
+   * Default: the simulator's own spec.
+   */
+  spec?: string | Record<string, unknown>;
+  /** The same as `spec` given as a path (its older name). */
   specPath?: string;
   /** Let the clock follow wall time instead of moving only when advanced. */
   realTime?: boolean;
@@ -68,7 +76,7 @@ export interface SimOptions {
   log?: (line: string) => void;
 }
 
-type Optional = 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage' | 'adminToken';
+type Optional = 'spec' | 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage' | 'adminToken';
 export type SimConfig = Required<Omit<SimOptions, Optional | 'auth'>> &
   Partial<Pick<SimOptions, Optional>> & {
     /** Read from the option: what a request must present, when auth is on. */
@@ -118,6 +126,11 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
     if ('problem' in credentials) throw new ConfigError(`auth ${credentials.problem}: give ${AUTH_FORMS}`);
     config.auth = credentials;
   }
+  if (options.spec !== undefined && options.specPath !== undefined && options.spec !== options.specPath)
+    throw new ConfigError('give spec or specPath (its older name), not both');
+  if (typeof config.spec === 'string') config.specPath = config.spec;
+  else if (config.spec !== undefined && (typeof config.spec !== 'object' || config.spec === null))
+    throw new ConfigError('spec must be a path to an OpenAPI document or the parsed document');
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
     throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
   }

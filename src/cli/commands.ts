@@ -64,6 +64,7 @@ export const COMMANDS = {
     ],
     options: [
       { name: 'scenario' },
+      { name: 'spec' },
       ...LISTEN,
       { name: 'seed' },
       { name: 'dynamic' },
@@ -102,6 +103,7 @@ export const COMMANDS = {
     options: [
       { name: 'upstream', required: true, help: 'the real server to forward to (http or https URL)' },
       { name: 'upstream-timeout' },
+      { name: 'spec', help: 'check answers against this version of the interface (OpenAPI YAML or JSON)' },
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
     ],
@@ -125,6 +127,7 @@ export const COMMANDS = {
       { name: 'upstream', required: true, help: 'the real server to record (http or https URL)' },
       { name: 'recording', required: true, help: 'the recording to write (YAML), e.g. recordings/flow.yaml' },
       { name: 'upstream-timeout' },
+      { name: 'spec', help: 'check answers against this version of the interface (OpenAPI YAML or JSON)' },
       ...REDACT,
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
@@ -153,6 +156,7 @@ export const COMMANDS = {
       { name: 'recording', required: true, help: 'the recording to answer from (YAML)' },
       { name: 'upstream', help: 'forward what the recording lacks to this server, and record it (http or https URL)' },
       { name: 'upstream-timeout' },
+      { name: 'spec', help: 'route and check against this version of the interface (OpenAPI YAML or JSON)' },
       { name: 'ignore' },
       { name: 'exhausted' },
       ...REDACT,
@@ -243,6 +247,25 @@ export const COMMANDS = {
         'session-agent-sim scenario-diff scenarios/login-flow.yaml recordings/login-flow.yaml',
       ],
       ['a shipped scenario, by name', 'session-agent-sim scenario-diff forms-settling recordings/forms.yaml'],
+    ],
+  },
+  'spec-diff': {
+    summary: 'compare two versions of the interface: operations added, removed, moved, shapes changed (exit 1 if any)',
+    usage: 'spec-diff OLD NEW [--json]',
+    description: [
+      'Compares two OpenAPI documents (YAML or JSON) by operationId: operations added, removed, moved (another',
+      'method or path), and shapes changed (parameters, request body, response statuses and schemas, $refs',
+      'followed, documentation ignored), each change at a JSON pointer into NEW. Exit 0 when identical, 1 when',
+      'anything differs, 2 when a document cannot be read.',
+    ],
+    options: [{ name: 'json' }],
+    arguments: { min: 2, max: 2, missing: 'two OpenAPI documents, the older then the newer' },
+    examples: [
+      [
+        "the simulator's spec against the real server's /doc",
+        'session-agent-sim spec-diff spec/session-agent.openapi.yaml spec/real-server/opencode-1.18.33.openapi.json',
+      ],
+      ['for a script', 'session-agent-sim spec-diff old.yaml new.json --json'],
     ],
   },
   'har-export': {

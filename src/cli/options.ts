@@ -91,6 +91,13 @@ export const OPTIONS = {
     help: 'let the clock follow wall time',
     shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
   },
+  spec: {
+    type: 'string',
+    value: 'FILE',
+    help: "serve this version of the interface (OpenAPI YAML or JSON, e.g. a newer real server's /doc): operations whose shapes still fit keep their simulation, the others answer from the fallback; the start-up lines say which (docs/spec-versions.md)",
+    shownDefault: 'spec/session-agent.openapi.yaml',
+  },
+  json: { type: 'boolean', help: 'print JSON for machines instead of lines for people' },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
   'upstream-timeout': {
     type: 'string',

@@ -14,6 +14,7 @@ import { helpHint } from './help.js';
 import { scenarioArgument } from './scenario-names.js';
 import { didYouMean } from '../text/closest.js';
 import { UsageError } from './usage-error.js';
+import { versionLines } from '../openapi/spec-version.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -81,6 +82,7 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     dynamic: values.dynamic,
     projectDir: values['project-dir'],
     realTime: values['real-time'],
+    spec: values.spec,
     // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
     scenario: command !== 'mock' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
     upstream: command === 'mock' ? undefined : values.upstream,
@@ -132,6 +134,9 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
         : `session-agent-sim mock: ${spec.operations.length} operations on ${sim.url} ` +
             `(${source}${config.dynamic ? 'dynamic' : 'examples'} fallback, seed "${config.seed}")${auth}\n`,
     );
+    // Serving another version of the interface: what changed, and what the world no longer answers.
+    const version = sim.app.sim.specVersion;
+    if (version && command === 'mock') process.stdout.write(`${versionLines(version).join('\n')}\n`);
     // Someone who typed no command should learn what ran and where the others are.
     if (implied) process.stdout.write('(no command given, so mock; session-agent-sim --help lists the commands)\n');
     if (config.adminToken !== undefined) {

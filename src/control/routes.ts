@@ -17,6 +17,7 @@ import type { SecretValues } from '../recordings/secret-values.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import type { SpecIndex } from '../openapi/openapi.js';
+import type { SpecVersion } from '../openapi/spec-version.js';
 import { hintOf, safeDecode } from '../openapi/router.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
@@ -32,6 +33,8 @@ export interface ControlDeps {
   library?: ScenarioLibrary;
   /** Masks the secret values clients sent, in what the live stream shows. */
   secrets?: SecretValues;
+  /** How the served document differs from the simulator's own spec, when it does. */
+  specVersion?: SpecVersion;
 }
 
 interface ControlRequest {
@@ -56,6 +59,18 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     ...inspectorRoutes(partitions.streams.live, deps.secrets?.scrub),
     '/__sim/operations': {
       GET: () => jsonAnswer(200, { specHash: spec.hash, operations: spec.operations.map(hintOf) }),
+    },
+    // Which version of the interface is served, and what of it the world still simulates (docs/spec-versions.md).
+    '/__sim/spec': {
+      GET: () =>
+        jsonAnswer(
+          200,
+          deps.specVersion ?? {
+            source: 'built-in',
+            hash: spec.hash,
+            summary: `the simulator's own spec: ${spec.operations.length} operations`,
+          },
+        ),
     },
     '/__sim/journal': {
       GET: ({ partition }) => jsonAnswer(200, { partition: partition.name, entries: partition.journal.entries() }),
