@@ -43,6 +43,14 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       upstreamPaths.push(`${req.method} ${req.url}`);
+      if (req.url === '/api/event') {
+        // A real server's stream: a greeting, then an event now and then, never ending by itself.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"id":"evt_1","type":"server.connected","data":{}}\n\n');
+        const timer = setInterval(() => res.write('data: {"id":"evt_2","type":"ping","data":{}}\n\n'), 20);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: [], from: 'upstream' }));
     });
@@ -345,7 +353,7 @@ describe('event-stream faults', () => {
     expect(subscriptions.map((e) => e.rule ?? null)).toEqual(['runtime rule rul_1', null]);
   });
 
-  it('a drop after N frames makes it reconnect too; a clean end would not', async () => {
+  it('a drop after N frames makes it reconnect too, each time the rule answers', async () => {
     const sim = await serving({ scenario: 'busy-session' });
     await call(sim, '/__sim/rules', {
       method: 'POST',
@@ -360,6 +368,33 @@ describe('event-stream faults', () => {
     expect(sub.failures).toHaveLength(2);
     await call(sim, `/api/session/${SES}/agent`, { method: 'POST', body: { agent: 'plan' } });
     await until(() => sub.types.length > 3, 'an event on the third connection');
+  });
+
+  it("shape a session's own /event stream too", async () => {
+    const sim = await serving({ scenario: 'busy-session' });
+    await call(sim, '/__sim/rules', {
+      method: 'POST',
+      body: { when: { operation: 'v2.session.events' }, then: { stream: { afterFrames: 1, fault: 'drop' } } },
+    });
+    const dropped = await rawStream(`${sim.url}/api/session/${SES}/event`);
+    await until(() => dropped.ended, 'the drop');
+    expect(dropped.error).toBeDefined();
+    expect(dropped.text.match(/^data:/gm)).toHaveLength(1);
+  });
+
+  it("shape an upstream's stream in proxy mode", async () => {
+    const sim = await serving({ upstream: upstreamUrl });
+    await call(sim, '/__sim/rules', {
+      method: 'POST',
+      body: { when: { operation: 'v2.event.subscribe' }, then: { stream: { afterFrames: 3, fault: 'cut' } } },
+    });
+    const cut = await rawStream(`${sim.url}/api/event`);
+    await until(() => cut.ended, 'the cut');
+    expect(cut.error).toBeDefined();
+    const ping = 'data: {"id":"evt_2","type":"ping","data":{}}\n\n';
+    expect(cut.text).toBe(
+      `data: {"id":"evt_1","type":"server.connected","data":{}}\n\n${ping}${ping}${ping.slice(0, Math.ceil(ping.length / 2))}`,
+    );
   });
 
   it('sends half of the frame it cuts, and a stall keeps the connection silent but open', async () => {
