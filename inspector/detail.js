@@ -110,6 +110,9 @@ function summaryBlock(summary) {
     ['Answered by', summary.layer],
     summary.tag ? ['Error', summary.tag] : null,
     summary.rule ? ['Rule', summary.rule] : null,
+    summary.outsideSpec
+      ? ['Outside the spec', 'yes: the rule says outsideSpec: true, so its answer was not checked']
+      : null,
     // Why a rule written for this operation did not answer: the question a test asks first.
     summary.nearMiss ? ['Near miss', `${summary.nearMiss.rule}: ${summary.nearMiss.failed}`] : null,
   ].filter(Boolean);

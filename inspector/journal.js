@@ -100,6 +100,9 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
         { class: 'c-status mono' },
         h('span', { class: 'status' }, statusText),
         entry.tag ? h('span', { class: 'tag', title: entry.tag }, entry.tag) : null,
+        entry.outsideSpec
+          ? h('span', { class: 'off-spec', title: 'answered by a rule with outsideSpec: true' }, 'outside spec')
+          : null,
       ),
       h('td', { class: 'c-rule mono', title: entry.rule ?? '' }, entry.rule ?? ''),
       h(
@@ -127,6 +130,7 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
       statusText,
       entry.tag,
       entry.rule,
+      entry.outsideSpec ? 'outside spec' : undefined,
       ...violations.flatMap((v) => [violationPlace(v), v.message]),
       ...changes,
     ]

@@ -381,5 +381,17 @@ export function renderCoverage(container, report) {
           ),
         )
       : h('p', { class: 'muted small' }, 'No operation called yet in this partition.'),
+    // Answers a rule gave outside the spec on purpose (outsideSpec: true): shown only when there are some.
+    report.outsideSpec?.length
+      ? [
+          h('h3', { class: 'sub' }, 'Answered outside the spec'),
+          table(
+            ['request', 'answers:n'],
+            report.outsideSpec.map((o) =>
+              h('tr', null, h('td', { class: 'mono id' }, o.request), h('td', { class: 'num' }, String(o.answered))),
+            ),
+          ),
+        ]
+      : null,
   );
 }

@@ -14,10 +14,11 @@ import { createModePassThrough } from './layers/modes.js';
 import { passThroughLayer, type PassThrough } from './layers/pass-through.js';
 import { readPreferences } from './layers/preferences.js';
 import { fallbackLayer } from './layers/fallback-layer.js';
-import type { AcceptedRequest, Layer, LayerName, NearMiss } from './exchange/layer.js';
+import type { AcceptedRequest, Layer, LayerName, NearMiss, RuleSubject } from './exchange/layer.js';
 import { eventStreamLayer } from './layers/event-stream.js';
 import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams.js';
-import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
+import { offSpecRules, runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
+import { withStreamFault } from './layers/stream-faults.js';
 import { worldLayer } from './layers/world.js';
 import { ConfigError, resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
@@ -53,7 +54,7 @@ import {
 } from './openapi/openapi.js';
 import { specVersion, type SpecVersion } from './openapi/spec-version.js';
 import { validateRequest } from './openapi/request-validation.js';
-import { findOperation } from './openapi/router.js';
+import { findOperation, type RouteResult } from './openapi/router.js';
 import type { Violation } from './openapi/violation.js';
 
 export interface PipelineDeps {
@@ -198,6 +199,7 @@ export function answerUncaught(error: unknown, res: ServerResponse, log: (line: 
 export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const control = createControl(deps);
   const redaction = mergeRedaction(deps.config.redact);
+  const offSpec = offSpecRules();
 
   return async function handle(req, res) {
     let incoming: IncomingExchange;
@@ -209,7 +211,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     let violations: Violation[] = [];
     // Kept past the answer: the rule layers leave on it the near miss the journal shows, even when a layer after
     // them failed (a replay miss is the exchange a near miss best explains).
-    let accepted: AcceptedRequest | undefined;
+    let accepted: RuleSubject | undefined;
     try {
       // 1. Ingest: the whole body, then the partition it is addressed to, which stamps an id and its virtual time.
       const read = readExchange(req, deps.config.bodyLimit);
@@ -236,13 +238,13 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         ({ answer, operation } = refuse(deps.spec, exchange));
         layer = 'auth';
       } else {
-        // 3. Route. A proxy passes on what the spec does not know, and says so.
-        const routed = route(deps.spec, exchange, deps.passThrough !== undefined);
-        if (!routed) {
-          const passed = await (deps.passThrough as PassThrough)(exchange, {}, partition.replayCursors);
-          ({ layer } = passed);
-          answer = passed;
-          violations = [NO_ROUTE];
+        // 3. Route. Off the spec, a rule by method and path answers; else a proxy passes the request on (and
+        // says so) and the mock refuses it.
+        const routed = route(deps.spec, exchange);
+        if (routed.kind !== 'found') {
+          const subject = offSpecSubject(exchange, partition);
+          accepted = subject;
+          ({ answer, layer, violations } = await answerOffSpec(deps, offSpec, routed, subject));
         } else {
           operation = routed.operation;
           // 4. Validate the request (a proxy reports what is wrong and forwards it all the same).
@@ -255,11 +257,12 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
           );
           accepted = request;
           violations = problems;
-          // 5. Choose who answers.
+          // 5. Choose who answers; a rule's stream faults shape the stream whoever answered sends.
           ({ answer, layer } = await chooseAnswer(deps.layers, request));
+          if (request.streamFault) answer = withStreamFault(answer, request);
           // 6. Check the answer against the spec (a stream is still being written, a dropped connection and a
-          // WebSocket have no body to check).
-          if (answer.kind !== 'stream' && answer.kind !== 'drop' && answer.kind !== 'upgrade')
+          // WebSocket have no body to check, and a rule that leaves the spec on purpose is not held to it).
+          if (answer.kind !== 'stream' && answer.kind !== 'drop' && answer.kind !== 'upgrade' && !answer.outsideSpec)
             violations = [...violations, ...checkedAnswer(operation, answer)];
         }
       }
@@ -340,22 +343,54 @@ function exchangeEntry(
     if (typeof tag === 'string') entry.tag = tag;
   }
   if (answer.rule !== undefined) entry.rule = answer.rule;
+  if (answer.outsideSpec) entry.outsideSpec = true;
   if (violations.length) entry.violations = violations;
   if (nearMiss) entry.nearMiss = nearMiss;
   return entry;
 }
 
-function route(
-  spec: SpecIndex,
-  exchange: Exchange,
-  passThrough: boolean,
-): { operation: OperationDefinition; params: Record<string, string> } | undefined {
-  const found = findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
-  if (found.kind === 'found') return found;
-  if (passThrough) return undefined;
-  if (found.kind === 'method-not-allowed')
-    throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, found.allowed);
-  throw new SimRouteNotFoundError(exchange.method, exchange.pathname, found.closest);
+function route(spec: SpecIndex, exchange: Exchange): RouteResult {
+  return findOperation(spec, exchange.method === 'HEAD' ? 'GET' : exchange.method, exchange.pathname);
+}
+
+/** A request no operation matches, as rules by method and path see it: the query as sent, a JSON body parsed. */
+function offSpecSubject(exchange: Exchange, partition: Partition): RuleSubject {
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of exchange.searchParams) {
+    const before = query[name];
+    query[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+  }
+  let body: unknown;
+  if (exchange.rawBody.length && /json/i.test(headerText(exchange.headers['content-type']) ?? '')) {
+    try {
+      body = JSON.parse(exchange.rawBody.toString('utf8'));
+    } catch {
+      body = undefined; // not JSON after all: a rule's body condition then says what it is
+    }
+  }
+  return { exchange, pathParams: {}, query, body, partition };
+}
+
+/**
+ * A request outside the spec: a rule by method and path answers it; else a proxy passes it on, noting that no
+ * operation matches, and the mock refuses it (404, or 405 where the path has other methods).
+ */
+async function answerOffSpec(
+  deps: PipelineDeps,
+  offSpec: ReturnType<typeof offSpecRules>,
+  routed: Exclude<RouteResult, { kind: 'found' }>,
+  subject: RuleSubject,
+): Promise<{ answer: Answer; layer: LayerName; violations: Violation[] }> {
+  const { exchange, partition } = subject;
+  const stubbed = offSpec(subject);
+  if (stubbed) return { answer: await stubbed, layer: 'rule', violations: [] };
+  if (deps.passThrough) {
+    const passed = await deps.passThrough(exchange, {}, partition.replayCursors);
+    return { answer: withStreamFault(passed, subject), layer: passed.layer ?? 'upstream', violations: [NO_ROUTE] };
+  }
+  if (routed.kind === 'method-not-allowed')
+    throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, routed.allowed);
+  throw new SimRouteNotFoundError(exchange.method, exchange.pathname, routed.closest);
 }
 
 function accept(

@@ -159,7 +159,7 @@ export class SimRuleError extends TaggedError {
     super({
       message: `The rule cannot be added: ${problems.join('; ')}`,
       problems,
-      hint: 'A rule has the shape of a scenario rule: {"when": {"operation": "v2.session.compact", …}, "then": {"error": {"_tag": …}} | {"status": …, "body": …} | {"drop": true}, "times": 1}',
+      hint: 'A rule has the shape of a scenario rule: {"when": {"operation": "v2.session.compact", …} | {"method": "GET", "path": "/api/gateway/{name}"}, "then": {"error": {"_tag": …}} | {"status": …, "headers": {…}, "body": …} | {"drop": true} | {"stream": {"fault": "cut"}}, "times": 1}; outsideSpec: true on the rule lets it leave the spec (docs/stubs-and-faults.md)',
     });
   }
 }

@@ -3,7 +3,8 @@
  * the spec and the scenario make possible: every operation (requests, statuses and `_tag`s answered against
  * those it declares), every lifecycle transition the scenario can make (form answered, shell timed out,
  * attempt expired, session busy…) and every rule (fired or never), plus where each operation's traffic broke
- * the spec (side, place and field of each violation, and how often). Unlike the journal it survives resets:
+ * the spec (side, place and field of each violation, and how often), and what rules answered outside the spec
+ * on purpose (`outsideSpec`). Unlike the journal it survives resets:
  * a suite resets between tests and wants one report at the end.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
@@ -32,7 +33,13 @@ export interface CoverageCounts {
   possibleTransitions: Set<string>;
   /** Where a rule is written → how often it answered. */
   rules: Map<string, number>;
+  /** `METHOD operationId-or-path` → how many exchanges a rule answered outside the spec (`outsideSpec`). */
+  outsideSpec: Map<string, number>;
 }
+
+/** Paths outside the spec are the client's to choose: past this many, the rest are counted together. */
+const OUTSIDE_SPEC_KEYS = 256;
+const OTHER_OUTSIDE_SPEC = '(other requests)';
 
 export interface CoverageReport {
   summary: {
@@ -42,6 +49,8 @@ export interface CoverageReport {
     rules: Ratio;
     /** Operations whose traffic broke the spec at least once. */
     violatedOperations: number;
+    /** Exchanges answered by a rule outside the spec (`outsideSpec: true`). */
+    outsideSpec: number;
     line: string;
   };
   operations: Array<{
@@ -56,6 +65,11 @@ export interface CoverageReport {
   }>;
   transitions: Array<{ transition: string; happened: number }>;
   rules: Array<{ rule: string; fired: number }>;
+  /**
+   * What rules answered outside the spec, by request (`GET /api/gateway/openai`, or `POST v2.plugin.list` where
+   * the path has an operation), most answered first.
+   */
+  outsideSpec: Array<{ request: string; answered: number }>;
   /** The short lists a reader looks for first. */
   untouched: { operations: string[]; declaredErrors: string[]; transitions: string[]; rules: string[] };
 }
@@ -71,7 +85,13 @@ export interface Coverage {
 }
 
 export function emptyCounts(): CoverageCounts {
-  return { operations: new Map(), transitions: new Map(), possibleTransitions: new Set(), rules: new Map() };
+  return {
+    operations: new Map(),
+    transitions: new Map(),
+    possibleTransitions: new Set(),
+    rules: new Map(),
+    outsideSpec: new Map(),
+  };
 }
 
 export function createCoverage(
@@ -91,6 +111,13 @@ export function createCoverage(
   log.subscribe((entry: LogEntry) => {
     if (entry.kind === 'exchange') {
       if (entry.rule !== undefined) bump(counts.rules, entry.rule);
+      if (entry.outsideSpec) {
+        const key = `${entry.method} ${entry.operationId ?? entry.path}`;
+        bump(
+          counts.outsideSpec,
+          counts.outsideSpec.has(key) || counts.outsideSpec.size < OUTSIDE_SPEC_KEYS ? key : OTHER_OUTSIDE_SPEC,
+        );
+      }
       if (entry.operationId === undefined) return;
       const op = counts.operations.get(entry.operationId) ?? emptyOperation();
       counts.operations.set(entry.operationId, op);
@@ -148,6 +175,7 @@ export function mergeCounts(all: CoverageCounts[]): CoverageCounts {
     for (const [k, n] of c.transitions) merged.transitions.set(k, (merged.transitions.get(k) ?? 0) + n);
     for (const k of c.possibleTransitions) merged.possibleTransitions.add(k);
     for (const [k, n] of c.rules) merged.rules.set(k, (merged.rules.get(k) ?? 0) + n);
+    for (const [k, n] of c.outsideSpec) merged.outsideSpec.set(k, (merged.outsideSpec.get(k) ?? 0) + n);
   }
   return merged;
 }
@@ -182,6 +210,9 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
     .sort()
     .map((transition) => ({ transition, happened: counts.transitions.get(transition) ?? 0 }));
   const rules = [...counts.rules].map(([rule, fired]) => ({ rule, fired }));
+  const outsideSpec = [...counts.outsideSpec]
+    .sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
+    .map(([request, answered]) => ({ request, answered }));
   const untouched = {
     operations: operations.filter((o) => o.requests === 0).map((o) => o.operationId),
     declaredErrors: operations.flatMap((o) =>
@@ -198,6 +229,7 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
     transitions: ratio(transitions.length - untouched.transitions.length, transitions.length),
     rules: ratio(rules.length - untouched.rules.length, rules.length),
     violatedOperations: operations.filter((o) => o.violations.length > 0).length,
+    outsideSpec: outsideSpec.reduce((n, o) => n + o.answered, 0),
   };
   // Spec violations are named only when there are some: a clean run's line stays as short as it was.
   const line =
@@ -205,6 +237,9 @@ export function coverageReport(counts: CoverageCounts, spec: SpecIndex): Coverag
     `transitions ${summary.transitions.covered}/${summary.transitions.total}, rules fired ${summary.rules.covered}/${summary.rules.total}` +
     (summary.violatedOperations
       ? `, spec violations in ${summary.violatedOperations} operation${summary.violatedOperations === 1 ? '' : 's'}`
+      : '') +
+    (summary.outsideSpec
+      ? `, ${summary.outsideSpec} exchange${summary.outsideSpec === 1 ? '' : 's'} outside the spec`
       : '');
-  return { summary: { ...summary, line }, operations, transitions, rules, untouched };
+  return { summary: { ...summary, line }, operations, transitions, rules, outsideSpec, untouched };
 }

@@ -25,6 +25,8 @@ export interface BodyView {
 export type ExchangeDetail = { id: string; time: number; iso: string } & ExchangeSides<BodyView> & {
     /** What was wrong with it against the spec, as the journal line has it. */
     violations?: Violation[];
+    /** Answered by a rule outside the spec on purpose (`outsideSpec: true`). */
+    outsideSpec?: true;
   };
 
 /** The exchange as the log kept it; throws SimExchangeNotFoundError when it was never kept or has been let go. */
@@ -48,6 +50,7 @@ export function showExchange(log: EventLog, id: string): ExchangeDetail {
     request: { ...request, ...view(request.body) },
     response: { ...response, ...view(response.body) },
     ...(entry.violations ? { violations: entry.violations } : {}),
+    ...(entry.outsideSpec ? { outsideSpec: true as const } : {}),
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * Adding and listing a partition's rules through the control API and the handle. A posted rule is checked
- * exactly as a scenario's rule is (operation, declared status and `_tag`, body against the spec, states of
+ * exactly as a scenario's rule is (operation or method and path, declared status and `_tag`, body against the
+ * spec unless it says outsideSpec, states of
  * resources the scenario has); a refusal lists every problem with what is allowed.
  */
 import { SimRuleError } from '../errors.js';
-import { ScenarioError } from '../scenarios/definition.js';
+import { ScenarioError, type RuleDefinition } from '../scenarios/definition.js';
 import { readRuntimeRule } from '../scenarios/read-rule.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import type { Partition } from '../state/partitions.js';
@@ -25,7 +26,7 @@ export function addRuntimeRule(partition: Partition, spec: SpecIndex, raw: unkno
   return {
     id: rule.id,
     where: definition.where,
-    operation: definition.operation,
+    ...target(definition),
     fired: 0,
     times: definition.times ?? null,
     rule: raw,
@@ -37,16 +38,26 @@ export function listRules(partition: Partition): RuleListing[] {
   const runtime = partition.rules.list().map((r) => ({
     id: r.id,
     where: r.definition.where,
-    operation: r.definition.operation,
+    ...target(r.definition),
     fired: r.fired,
     times: r.definition.times ?? null,
     rule: r.source,
   }));
   const scripted = (partition.scenario?.rules ?? []).map((r, i) => ({
     where: r.where,
-    operation: r.operation,
+    ...target(r),
     fired: partition.rules.scenarioUses[i] ?? 0,
     times: r.times ?? null,
   }));
   return [...runtime, ...scripted];
+}
+
+/** What a rule matches, as listed: only the fields it has. */
+function target(
+  rule: RuleDefinition,
+): Pick<RuleListing, 'operation' | 'method' | 'path' | 'pathPattern' | 'outsideSpec'> {
+  const { operation, method, path, pathPattern, outsideSpec } = rule;
+  return Object.fromEntries(
+    Object.entries({ operation, method, path, pathPattern, outsideSpec }).filter(([, v]) => v !== undefined),
+  );
 }

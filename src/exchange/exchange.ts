@@ -40,6 +40,8 @@ interface AnswerBase {
   layer?: LayerName;
   /** The rule that decided it, where the rule is written (sent as `x-sim-rule`, journaled, counted). */
   rule?: string;
+  /** Decided by a rule that may leave the spec: not checked against it, and marked outside it. */
+  outsideSpec?: true;
   /**
    * The same body object is served again, unchanged (a recorded answer): its check against the spec can be
    * remembered instead of made for every request.
@@ -66,7 +68,7 @@ export type Answer =
    */
   | (AnswerBase & { kind: 'upgrade'; status: 101; open(socket: MessageSocket): MessageHandlers })
   /** No answer at all: the connection is destroyed, as a crashed server would leave it (a scripted fault). */
-  | { kind: 'drop'; status: 0; layer?: LayerName; rule?: string; headers?: undefined };
+  | { kind: 'drop'; status: 0; layer?: LayerName; rule?: string; outsideSpec?: true; headers?: undefined };
 
 /** One open WebSocket as whoever serves it sees it: messages out, and the end of it. */
 export interface MessageSocket {

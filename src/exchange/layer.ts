@@ -6,6 +6,7 @@
 import type { Partition } from '../state/partitions.js';
 import type { OperationDefinition } from '../openapi/openapi.js';
 import type { Preferences } from '../layers/preferences.js';
+import type { RuleDefinition } from '../scenarios/definition.js';
 import type { Answer, Exchange } from './exchange.js';
 
 /**
@@ -25,20 +26,34 @@ export type LayerName =
   | 'control'
   | 'cors';
 
-export interface AcceptedRequest {
+/**
+ * What a rule is matched against: a request as accepted, or one no operation of the spec matches (then
+ * `operation` is absent, the query is as sent and the body as parsed, if it is JSON).
+ */
+export interface RuleSubject {
   exchange: Exchange;
-  operation: OperationDefinition;
+  operation?: OperationDefinition;
   pathParams: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;
-  preferences: Preferences;
   /** The partition the request was addressed to: its world, clock, rules and replay cursors. */
   partition: Partition;
   /**
-   * Left by the rule layers when rules of this operation exist and none matched: the closest of them and how
-   * many of its conditions held (to weigh a later layer's rules against). The journal shows it when no rule answered.
+   * Left by the rule layers when rules of this operation (or path) exist and none matched: the closest of them
+   * and how many of its conditions held (to weigh a later layer's rules against). The journal shows it when no
+   * rule answered.
    */
   nearMiss?: NearMiss & { held: number };
+  /**
+   * Left by a rule whose `then.stream` matched: it answers nothing itself, and the stream whoever answers
+   * sends goes through its faults (`src/layers/stream-faults.ts`).
+   */
+  streamFault?: { rule: RuleDefinition; use: number };
+}
+
+export interface AcceptedRequest extends RuleSubject {
+  operation: OperationDefinition;
+  preferences: Preferences;
 }
 
 /** The rule that came closest to answering a request no rule answered, and the first condition it failed. */

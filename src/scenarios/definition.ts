@@ -2,7 +2,15 @@ import type { ProjectContext } from '../openapi/location.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';
 
 export interface RuleDefinition {
-  readonly operation: string;
+  /** Matched by operation: its operationId. Absent for a rule matched by method and path. */
+  readonly operation?: string;
+  /** Matched by path: the method (upper case; absent: any). A HEAD request matches GET, as routing does. */
+  readonly method?: string;
+  /** Matched by path: a template (`/api/gateway/{name}`), its `{name}` segments parameters for `params`. */
+  readonly path?: string;
+  /** Matched by path: a regular expression over the path as sent; its named groups are parameters. */
+  readonly pathPattern?: string;
+  /** Path parameters that must be equal: the operation's, or those the template or pattern names. */
   readonly params: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly body?: Readonly<Record<string, unknown>>;
@@ -10,17 +18,39 @@ export interface RuleDefinition {
   readonly before?: number;
   /** Resource states that must hold: kind → {id, is}. */
   readonly state?: { readonly [K in StatefulKind]?: { readonly id: string; readonly is: ResourceState<K> } };
-  /** Meaningless when `drop` is set (then 0): a dropped connection has no status. */
+  /** Meaningless when `drop` or `stream` is set (then 0): neither answers a status of its own. */
   readonly status: number;
-  /** The body; absent for a bodiless answer and for `drop`. */
+  /** The JSON body; absent for a bodiless answer, a text answer, `drop` and `stream`. */
   readonly answer?: unknown;
+  /** A text body, sent as is (with `headers`' content type, else text/plain). */
+  readonly text?: string;
+  /** Headers sent with the answer. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Destroy the connection without an answer, as a crashed server would; only ever `true` when present. */
   readonly drop?: boolean;
+  /** Faults of the event stream that whoever answers sends (the rule answers nothing itself). */
+  readonly stream?: StreamFault;
   /** Wall-clock milliseconds to wait before answering (or dropping). */
   readonly delay: number;
   readonly times?: number;
+  /** The rule may leave the spec; its exchanges are marked so and their answers go unchecked. */
+  readonly outsideSpec?: true;
   /** Where the rule is written, for the journal's explanation. */
   readonly where: string;
+}
+
+/** How an event stream goes wrong (the scenario format's `$defs/streamFault`), durations in wall milliseconds. */
+export interface StreamFault {
+  /** Events (data: frames) sent whole before the fault. */
+  readonly afterFrames: number;
+  /** stall: silence on an open connection; cut: half an event, then the connection closes; drop: it closes. */
+  readonly fault?: 'stall' | 'cut' | 'drop';
+  /** Wait before each frame. */
+  readonly latency: number;
+  /** Up to this much more wait before each frame, seeded. */
+  readonly jitter: number;
+  /** Sent first as the SSE `retry:` field: the client's reconnection delay. */
+  readonly retry?: number;
 }
 
 /**

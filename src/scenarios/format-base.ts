@@ -117,18 +117,37 @@ export const defs = {
       when: {
         type: 'object',
         additionalProperties: false,
-        required: ['operation'],
+        description:
+          'Which requests the rule answers: an `operation` of the spec, or a `method` and a `path` (a template) or `pathPattern` (a regular expression), which may lie outside the spec. Every condition given must hold.',
         properties: {
           operation: {
             type: 'string',
-            description: 'An operationId of the spec, e.g. v2.session.compact.',
+            description: 'An operationId of the spec, e.g. v2.session.compact. Instead of method and path.',
+          },
+          method: {
+            enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+            description:
+              'With path or pathPattern: the request method (a HEAD request matches GET, as routing does). Absent: any method.',
+          },
+          path: {
+            type: 'string',
+            pattern: '^/',
+            description:
+              'A path template, e.g. /api/gateway/{name}: literal segments match as sent, a {name} segment matches any one segment and is a parameter for params. A method and template naming an operation of the spec answer as that operation does; any other path needs outsideSpec: true.',
+          },
+          pathPattern: {
+            type: 'string',
+            minLength: 1,
+            description:
+              'A JavaScript regular expression matched against the path as sent (percent-encoded, without the query), e.g. ^/api/gateway/; named groups (?<name>…) are parameters for params. It may match paths outside the spec, so it needs outsideSpec: true.',
           },
           params: {
             type: 'object',
             additionalProperties: {
               type: 'string',
             },
-            description: 'Path parameters that must be equal.',
+            description:
+              "Path parameters that must be equal: the operation's, or those the path template or pattern names.",
           },
           query: {
             type: 'object',
@@ -160,14 +179,30 @@ export const defs = {
         type: 'object',
         additionalProperties: false,
         description:
-          'What the rule does: answer (`status` and `body`, or a declared `error`) or `drop` the connection; either after an optional `delay`.',
+          'What the rule does: answer (`status` with `body` or `text`, and `headers`; or a declared `error`), `drop` the connection, or shape an event stream (`stream`); an answer or a drop after an optional `delay`. Without outsideSpec the answer must be one the operation declares.',
         properties: {
           status: {
             type: 'integer',
-            description: 'A status the operation declares.',
+            minimum: 100,
+            maximum: 599,
+            description: 'The status to answer: one the operation declares, or any with outsideSpec: true.',
+          },
+          headers: {
+            type: 'object',
+            additionalProperties: {
+              type: 'string',
+            },
+            description:
+              'Headers to send with the answer, e.g. retry-after or content-type. The simulator sets content-length, transfer-encoding, connection and its own x-sim-… headers itself.',
           },
           body: {
-            description: 'The body to answer; checked against the spec for that status.',
+            description:
+              'A JSON body to answer; checked against the spec for that status (unless outsideSpec). Sent as application/json unless headers name another content-type.',
+          },
+          text: {
+            type: 'string',
+            description:
+              'A text body to answer as is, instead of body: sent with the content-type of headers, else text/plain; charset=utf-8.',
           },
           error: {
             type: 'object',
@@ -184,12 +219,52 @@ export const defs = {
             description:
               'Wall-clock wait before answering, or before dropping the connection (spinners, timeouts in the UI). Not virtual time: the clock does not move.',
           },
+          stream: {
+            $ref: '#/$defs/streamFault',
+          },
         },
       },
       times: {
         type: 'integer',
         minimum: 1,
         description: 'Answer this many times, then step aside (default: always).',
+      },
+      outsideSpec: {
+        type: 'boolean',
+        description:
+          '`true`: the rule may leave the spec: match a path it does not have, answer a status, headers or body it does not declare. Its exchanges are marked outside the spec in the journal, the inspector and coverage, and their answers are not checked against the spec.',
+      },
+    },
+  },
+  streamFault: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      "Faults of an event stream (GET /api/event, a session's /event, or a stream an upstream sends): the stream the simulator, the upstream or the recording would send goes through them. Frames are the events (data: frames); heartbeat comments go too but are not counted.",
+    properties: {
+      afterFrames: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Events sent whole before the fault (default 0).',
+      },
+      fault: {
+        enum: ['stall', 'cut', 'drop'],
+        description:
+          'stall: stop sending, keep the connection open; cut: send half of the next event, then close the connection mid-frame; drop: close the connection at once. A client sees cut and drop as a failed stream (the official client reconnects), a stall as silence.',
+      },
+      latency: {
+        $ref: '#/$defs/duration',
+        description: 'Wall-clock wait before each frame goes out (a burst takes its frames times this).',
+      },
+      jitter: {
+        $ref: '#/$defs/duration',
+        description: 'Up to this much more wait per frame, drawn from a seeded random sequence (the same each run).',
+      },
+      retry: {
+        $ref: '#/$defs/duration',
+        description:
+          'Sends an SSE `retry:` field first: how long the client waits before reconnecting (the official client starts from it, doubling per attempt).',
       },
     },
   },

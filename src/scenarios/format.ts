@@ -47,6 +47,7 @@ export function scenarioSchema(kinds: readonly Kind[]): { $id: string } & Record
       window: base.defs.window,
       ...Object.assign({}, ...kinds.map((k) => k.format?.defs ?? {})),
       rule,
+      streamFault: base.defs.streamFault,
     },
   };
 }

@@ -27,6 +27,11 @@ export interface ExchangeEntry {
   tag?: string;
   /** The rule that answered, where it is written (`scenarios/x.yaml rules[0]`, `runtime rule rul_1`). */
   rule?: string;
+  /**
+   * Answered by a rule that leaves the spec on purpose (`outsideSpec: true`): a path, status, headers or body
+   * the spec may not have, so the answer was not checked against it.
+   */
+  outsideSpec?: true;
   /** Spec violations of the request (proxy modes) or the answer. */
   violations?: Violation[];
   /** No rule answered though some were written for this operation: the closest, and why it did not answer. */

@@ -19,7 +19,13 @@ export interface RuleListing {
   /** `rul_…` for a run-time rule; absent for the scenario's own. */
   id?: string;
   where: string;
-  operation: string;
+  /** What it matches: an operation, or a method (absent: any) and a path template or pattern. */
+  operation?: string;
+  method?: string;
+  path?: string;
+  pathPattern?: string;
+  /** It may leave the spec (`outsideSpec: true`). */
+  outsideSpec?: true;
   fired: number;
   times: number | null;
   /** A run-time rule as it was added. */

@@ -92,7 +92,7 @@ describe('parseScenario rules', () => {
     );
     expect(found).toEqual([
       expect.stringMatching(
-        /^4:\d+ rules\[0\]\.then\.error\._tag: SessionBusyError is not an error v2.plugin.list declares\. Declared: InvalidRequestError, UnauthorizedError\.$/,
+        /^4:\d+ rules\[0\]\.then\.error\._tag: SessionBusyError is not an error v2.plugin.list declares\. Declared: InvalidRequestError, UnauthorizedError\. Another needs its status and outsideSpec: true on the rule\.$/,
       ),
     ]);
   });

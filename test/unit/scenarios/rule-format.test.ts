@@ -30,13 +30,13 @@ describe('readRuntimeRule', () => {
     expect(
       refusal({ when: { operation: 'v2.session.compact' }, then: { error: { _tag: 'NotAnError', message: 'x' } } }),
     ).toBe(
-      'runtime rule rul_1: then.error._tag: NotAnError is not an error v2.session.compact declares. Declared: InvalidRequestError, UnauthorizedError, SessionNotFoundError, ConflictError.',
+      'runtime rule rul_1: then.error._tag: NotAnError is not an error v2.session.compact declares. Declared: InvalidRequestError, UnauthorizedError, SessionNotFoundError, ConflictError. Another needs its status and outsideSpec: true on the rule.',
     );
   });
 
   it('suggests the closest operation for an unknown one', () => {
     expect(refusal({ when: { operation: 'v2.session.compcat' }, then: { status: 200 } })).toBe(
-      "runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec. Did you mean v2.session.compact? GET /__sim/operations (or docs/operations.md) lists them.",
+      "runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec. Did you mean v2.session.compact? GET /__sim/operations (or docs/operations.md) lists them. A path the spec lacks is matched by method and path, with outsideSpec: true.",
     );
   });
 
@@ -51,7 +51,6 @@ describe('readRuntimeRule', () => {
 
   it('checks the shape of a scenario rule, one problem per line, each at its path', () => {
     expect(refusal({ when: { params: { sessionID: 1 } }, then: { delay: 'soon' }, times: 0 }).split('\n')).toEqual([
-      'runtime rule rul_1: when: missing field "operation"',
       'runtime rule rul_1: when.params.sessionID: must be string',
       'runtime rule rul_1: then.delay: must be a duration: 250ms, 30s, 5m, 1h, 1m30s, or milliseconds as a number (at least 0)',
       'runtime rule rul_1: times: must be >= 1',
@@ -63,6 +62,9 @@ describe('readRuntimeRule', () => {
       }),
     ).toBe('runtime rule rul_1: when.state.session.is: must be one of "scheduled", "busy", "idle", got "sleepy".');
     expect(refusal([])).toBe('runtime rule rul_1: rule must be object');
+    expect(refusal({ when: {}, then: { status: 200 } })).toBe(
+      'runtime rule rul_1: when: say what the rule matches: operation (an operationId of the spec), or method and path (a template such as /api/gateway/{name}) or pathPattern (a regular expression)',
+    );
   });
 
   it('holds states to the resources of the scenario, and to none without one', () => {
@@ -178,7 +180,7 @@ describe('drop', () => {
 
   it('without drop, asks for something to answer', () => {
     expect(refusal({ when: { operation: 'v2.plugin.list' }, then: { drop: false } })).toBe(
-      'runtime rule rul_1: then: say what to answer: status (and body), error, or drop',
+      'runtime rule rul_1: then: say what to answer: status (with body or text, and headers), error, drop, or stream',
     );
   });
 });
