@@ -134,7 +134,11 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     res.destroy();
     return;
   }
-  const headers: Record<string, string> = answer.headers ? { ...extraHeaders, ...answer.headers } : { ...extraHeaders };
+  const headers: Record<string, string> = { ...extraHeaders };
+  // The x-sim-* headers say what this simulator did: an upstream's (another simulator's, or a recording of
+  // one) would tell the client the wrong layer, rule or operation.
+  if (answer.headers)
+    for (const name in answer.headers) if (!name.startsWith('x-sim-')) headers[name] = answer.headers[name] as string;
   // HEAD gets the headers GET would get, and no body.
   const head = res.req.method === 'HEAD';
   switch (answer.kind) {
