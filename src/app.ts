@@ -22,6 +22,7 @@ import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
+import { createExchangePrinter, type ExchangePrinter } from './control/exchange-printer.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
@@ -62,6 +63,8 @@ export interface PipelineDeps {
   openStreams?: Set<ServerResponse>;
   /** The secret values clients sent, masked wherever they turn up again in what people are shown. */
   secrets?: SecretValues;
+  /** Prints each exchange (`logExchanges`): flushed when the simulator closes. */
+  printer?: ExchangePrinter;
 }
 
 /** The simulator without a host: its parts, and the pipeline that answers on plain Node types. */
@@ -107,6 +110,10 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   const passThrough = createModePassThrough(config, spec, secrets);
   const library = passThrough ? undefined : createScenarioLibrary(spec);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
+  const printer =
+    config.logExchanges === undefined
+      ? undefined
+      : createExchangePrinter(config.logExchanges, { scrub: secrets.scrub, log: config.log });
   const partitions = createPartitions({
     kinds: KINDS,
     seed: config.seed,
@@ -114,7 +121,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     initial,
     max: config.maxPartitions,
     project,
-    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers }),
+    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers, printer }),
   });
   // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
   // it is the source, the mock (a real server or its recording answers otherwise).
@@ -141,6 +148,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     library,
     openStreams: new Set(),
     secrets,
+    printer,
   };
   return { sim, pipeline: createPipeline(sim) };
 }

@@ -51,6 +51,8 @@ const REDACT: readonly CommandOption[] = [
   { name: 'redact-query' },
   { name: 'redact-pointer' },
 ];
+/** What a serving command prints per exchange (`src/control/exchange-printer.ts`). */
+const OUTPUT: readonly CommandOption[] = [{ name: 'quiet' }, { name: 'log' }, { name: 'verbose' }];
 const REAL_SERVER = 'http://127.0.0.1:4096';
 
 export const COMMANDS = {
@@ -71,6 +73,7 @@ export const COMMANDS = {
       { name: 'real-time' },
       { name: 'watch' },
       { name: 'coverage' },
+      ...OUTPUT,
       // What the inspector and the control API show of a request is masked by the same rules as a recording.
       ...REDACT,
     ],
@@ -90,6 +93,7 @@ export const COMMANDS = {
         'generated bodies for every operation, on a free port',
         'session-agent-sim mock --scenario none --dynamic --seed demo --port 0',
       ],
+      ['one JSON object per exchange, for a program to read', 'session-agent-sim mock --log json | jq .status'],
     ],
   },
   proxy: {
@@ -104,6 +108,7 @@ export const COMMANDS = {
       { name: 'upstream-timeout' },
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [
@@ -128,6 +133,7 @@ export const COMMANDS = {
       ...REDACT,
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [
@@ -158,6 +164,7 @@ export const COMMANDS = {
       ...REDACT,
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [
