@@ -2,8 +2,9 @@
  * The terminal's view of what happens: a reader of every partition's log that prints one line per exchange
  * (for people, coloured on a terminal) or one JSON object per line (for machines), as Prism prints each
  * exchange with its validation warnings. It reads the log like the journal does, so it sees exactly what the
- * journal shows, secrets already masked there, and it never writes from the request path: the log hands it an
- * entry, which waits in a bounded queue for one write a turn of the event loop (`flush`).
+ * journal shows, secrets already masked there. Its cost on the request path is bounded: the first exchange of
+ * a turn of the event loop is written at once, the others of that turn wait in a bounded queue for one write
+ * after it (`flush`); a function given as the format is always called after the turn, never inside a request.
  */
 import type { NearMiss, LayerName } from '../exchange/layer.js';
 import type { Violation } from '../openapi/violation.js';
@@ -106,6 +107,32 @@ export function createExchangePrinter(option: ExchangeLogOption, context: Printe
   let dropped = 0;
   let scheduled: NodeJS.Immediate | undefined;
 
+  const text = (records: ExchangeRecord[], lost: number) => {
+    let text = '';
+    for (const record of records)
+      text += `${format === 'json' ? JSON.stringify(record) : formatExchangeLine(record, { colour })}\n`;
+    if (lost)
+      text +=
+        format === 'json'
+          ? `${JSON.stringify({ notPrinted: lost })}\n`
+          : `(${lost} exchange${lost === 1 ? '' : 's'} not printed: the output could not keep up)\n`;
+    return scrub(text);
+  };
+
+  const hand = (fn: (record: ExchangeRecord) => void, records: ExchangeRecord[]) => {
+    for (const record of records) {
+      const json = JSON.stringify(record);
+      const scrubbed = scrub(json);
+      try {
+        fn(scrubbed === json ? record : (JSON.parse(scrubbed) as ExchangeRecord));
+      } catch (error) {
+        // A reader's mistake must not take the simulator down from a callback nobody awaits.
+        log(`[logExchanges] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+    }
+  };
+
+  /** Writes what waits; the turn that follows starts afresh (its first exchange is written at once). */
   const flush = () => {
     if (scheduled) clearImmediate(scheduled);
     scheduled = undefined;
@@ -115,29 +142,8 @@ export function createExchangePrinter(option: ExchangeLogOption, context: Printe
     const records = batch.map(({ entry, partition, sides }) => exchangeRecord(entry, partition, sides));
     const lost = dropped;
     dropped = 0;
-    if (typeof format === 'function') {
-      for (const record of records) {
-        const text = JSON.stringify(record);
-        const scrubbed = scrub(text);
-        try {
-          format(scrubbed === text ? record : (JSON.parse(scrubbed) as ExchangeRecord));
-        } catch (error) {
-          // A reader's mistake must not take the simulator down from a callback nobody awaits.
-          log(`[logExchanges] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        }
-      }
-      return;
-    }
-    let text = '';
-    for (const record of records)
-      text += `${format === 'json' ? JSON.stringify(record) : formatExchangeLine(record, { colour })}\n`;
-    if (lost)
-      text +=
-        format === 'json'
-          ? `${JSON.stringify({ notPrinted: lost })}\n`
-          : `(${lost} exchange${lost === 1 ? '' : 's'} not printed: the output could not keep up)\n`;
-    // One write per turn of the loop, however many exchanges it answered: a busy run pays one system call.
-    out.write(scrub(text));
+    if (typeof format === 'function') hand(format, records);
+    else out.write(text(records, lost));
   };
 
   return {
@@ -150,7 +156,14 @@ export function createExchangePrinter(option: ExchangeLogOption, context: Printe
         }
         // The headers are read now: the log lets go of an exchange's details after a while.
         const sides = headers && entry.details ? sideHeaders(entry) : undefined;
-        pending.push({ entry, partition, ...(sides ? { sides } : {}) });
+        if (scheduled === undefined && typeof format !== 'function') {
+          // The first exchange of a turn is written at once, before its answer leaves: a client that sends one
+          // request at a time (a person, a script) finds its line already there. The others of the same turn
+          // wait for one write after it, so a busy run pays at most two writes a turn however many it answers.
+          out.write(text([exchangeRecord(entry, partition, sides)], 0));
+        } else {
+          pending.push({ entry, partition, ...(sides ? { sides } : {}) });
+        }
         scheduled ??= setImmediate(flush);
       });
     },

@@ -132,21 +132,27 @@ describe('wantsColour', () => {
 });
 
 describe('createExchangePrinter', () => {
-  it('reads the log: nothing on the request path, then one write for all the exchanges of a turn', async () => {
+  it("reads the log: a turn's first exchange at once, the rest of the turn in one write after it", async () => {
     const { writes, out } = output();
     const printer = createExchangePrinter('lines', { out, env: {} });
     const log = createEventLog();
     printer.read(log, 'default');
     log.append(entry());
     log.append({ kind: 'control', time: NINE, action: 'advance' });
+    // Written before the request's answer would leave: a client sending one request at a time finds it there.
+    expect(writes).toEqual(['09:00:06.000 req_000001 GET /api/plugin → 200 v2.plugin.list (fallback)\n']);
     log.append(entry({ id: 'req_000002', status: 404, tag: 'NotFoundError' }));
-    expect(writes).toEqual([]);
-    await turn();
+    log.append(entry({ id: 'req_000003', status: 204 }));
     expect(writes).toHaveLength(1);
-    expect(writes[0]?.trimEnd().split('\n')).toEqual([
-      '09:00:06.000 req_000001 GET /api/plugin → 200 v2.plugin.list (fallback)',
+    await turn();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]?.trimEnd().split('\n')).toEqual([
       '09:00:06.000 req_000002 GET /api/plugin → 404 NotFoundError v2.plugin.list (fallback)',
+      '09:00:06.000 req_000003 GET /api/plugin → 204 v2.plugin.list (fallback)',
     ]);
+    // The next turn starts afresh.
+    log.append(entry({ id: 'req_000004' }));
+    expect(writes).toHaveLength(3);
   });
 
   it('colours on a terminal unless NO_COLOR says not', async () => {
@@ -200,6 +206,8 @@ describe('createExchangePrinter', () => {
     ).read(log, 'default');
     log.append(entry());
     log.append(entry({ id: 'req_000002' }));
+    // Never inside the request: the function is called after the turn.
+    expect(seen).toEqual([]);
     await turn();
     expect(seen.map((r) => r.id)).toEqual(['req_000001', 'req_000002']);
     expect(logged).toEqual([expect.stringContaining('reader broke')]);
@@ -238,8 +246,9 @@ describe('createExchangePrinter', () => {
     for (let i = 0; i < MAX_PENDING + 5; i++) log.append(entry());
     await turn();
     const lines = writes.join('').trimEnd().split('\n');
-    expect(lines).toHaveLength(MAX_PENDING + 1);
-    expect(lines.at(-1)).toBe('(5 exchanges not printed: the output could not keep up)');
+    // The first was written at once; MAX_PENDING waited; the rest were counted.
+    expect(lines).toHaveLength(1 + MAX_PENDING + 1);
+    expect(lines.at(-1)).toBe('(4 exchanges not printed: the output could not keep up)');
   });
 
   it('flushes at once when told (the simulator closing)', () => {
@@ -248,8 +257,11 @@ describe('createExchangePrinter', () => {
     const printer = createExchangePrinter('lines', { out, env: {} });
     printer.read(log, 'default');
     log.append(entry());
-    printer.flush();
+    log.append(entry({ id: 'req_000002' }));
     expect(writes).toHaveLength(1);
+    printer.flush();
+    expect(writes).toHaveLength(2);
+    expect(writes[1]).toContain('req_000002');
   });
 });
 
