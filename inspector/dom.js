@@ -41,6 +41,17 @@ export function timeOfDay(ms) {
   return iso(ms).slice(11, 23);
 }
 
+/**
+ * `14:03:22.153`: a wall-clock instant as this browser's local time of day. Beside a virtual time that stands
+ * still, it says how far apart requests really came.
+ */
+export function wallTimeOfDay(ms) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '—';
+  const d = new Date(ms);
+  const two = (n) => String(n).padStart(2, '0');
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
 /** `+4.5 s`, `−2 min`: how far an instant is from now, in the unit a person would use. */
 export function relative(ms, now) {
   if (typeof ms !== 'number' || typeof now !== 'number') return '—';

@@ -1,6 +1,6 @@
 // The journal table: one row per exchange, appended as the live stream reports them, filtered as you type.
 // Rows use a roving tabindex: Tab reaches the table once, the arrow keys (or j/k) move within it.
-import { h, iso, shortPath, statusClass, timeOfDay, violationPlace } from './dom.js';
+import { h, iso, shortPath, statusClass, timeOfDay, violationPlace, wallTimeOfDay } from './dom.js';
 
 const MAX_ROWS = 2000;
 const LAYERS = new Set([
@@ -14,6 +14,12 @@ const LAYERS = new Set([
   'record',
   'auth',
 ]);
+
+/** The time cell's tooltip: both instants in full. */
+function instants(entry) {
+  const wall = typeof entry.wall === 'number' ? `\nwall ${iso(entry.wall)}` : '';
+  return `virtual ${iso(entry.time)}${wall}`;
+}
 
 export function createJournal({ table, empty, count, filterInput, errorsOnly, onOpen }) {
   const tbody = table.tBodies[0];
@@ -62,6 +68,7 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
     return h(
       'tr',
       { class: `divider ${failed ? 'divider-bad' : ''}` },
+      h('td', { class: 'c-seq mono' }, entry.seq ?? ''),
       h('td', { class: 'c-time mono', title: iso(entry.time) }, timeOfDay(entry.time)),
       h(
         'td',
@@ -81,7 +88,14 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
     const row = h(
       'tr',
       { tabindex: '-1', 'data-id': entry.id, 'data-problem': problem ? 'yes' : 'no', class: statusClass(entry.status) },
-      h('td', { class: 'c-time mono', title: iso(entry.time) }, timeOfDay(entry.time)),
+      // The virtual clock stands still unless advanced: the log's number and the wall time tell rows apart.
+      h('td', { class: 'c-seq mono', title: `log entry ${entry.seq ?? '—'} of this partition` }, entry.seq ?? ''),
+      h(
+        'td',
+        { class: 'c-time mono', title: instants(entry) },
+        timeOfDay(entry.time),
+        typeof entry.wall === 'number' ? h('span', { class: 'wall' }, wallTimeOfDay(entry.wall)) : null,
+      ),
       h('td', { class: `c-method mono m-${entry.method.toLowerCase()}` }, entry.method),
       h(
         'td',
@@ -122,6 +136,7 @@ export function createJournal({ table, empty, count, filterInput, errorsOnly, on
       ),
     );
     row.dataset.search = [
+      entry.seq === undefined ? undefined : `#${entry.seq}`,
       entry.id,
       entry.method,
       entry.path,

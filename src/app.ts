@@ -23,6 +23,7 @@ import { worldLayer } from './layers/world.js';
 import { ConfigError, resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
+import { createExchangePrinter, type ExchangePrinter } from './control/exchange-printer.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
@@ -72,6 +73,8 @@ export interface PipelineDeps {
   secrets?: SecretValues;
   /** Set when the served document is not the simulator's own spec: how it differs, and what the world still answers. */
   specVersion?: SpecVersion;
+  /** Prints each exchange (`logExchanges`): flushed when the simulator closes. */
+  printer?: ExchangePrinter;
 }
 
 /** The simulator without a host: its parts, and the pipeline that answers on plain Node types. */
@@ -126,6 +129,10 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   // Scenarios describe the world, which is written for the simulator's own spec, whatever document is served.
   const library = passThrough ? undefined : createScenarioLibrary(home);
   const initial = config.scenario === undefined || !library ? undefined : library.load(config.scenario);
+  const printer =
+    config.logExchanges === undefined
+      ? undefined
+      : createExchangePrinter(config.logExchanges, { scrub: secrets.scrub, log: config.log });
   const partitions = createPartitions({
     kinds: KINDS,
     seed: config.seed,
@@ -133,7 +140,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     initial,
     max: config.maxPartitions,
     project,
-    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers }),
+    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers, printer }),
   });
   // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
   // it is the source, the mock (a real server or its recording answers otherwise).
@@ -161,6 +168,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     openStreams: new Set(),
     secrets,
     specVersion: version,
+    printer,
   };
   return { sim, pipeline: createPipeline(sim) };
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_SPEC_PATH } from './openapi/openapi.js';
 import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './credentials.js';
+import type { ExchangeLogOption } from './control/exchange-printer.js';
 
 export { DEFAULT_SPEC_PATH };
 
@@ -74,9 +75,18 @@ export interface SimOptions {
   watch?: boolean;
   /** Where unexpected failures are logged (stack traces never reach clients). */
   log?: (line: string) => void;
+  /**
+   * Print every exchange as it is answered, one line each (virtual time, request id, method, path, status,
+   * `_tag`, operation, layer, rule, violations): `'lines'` on standard output (coloured on a terminal,
+   * NO_COLOR and FORCE_COLOR respected), `'json'` one object per line, or a function handed each exchange.
+   * `{ format, headers: true }` adds both sides' headers, secrets masked. The CLI prints lines unless
+   * `--quiet`; a library simulator prints nothing unless given this.
+   */
+  logExchanges?: ExchangeLogOption;
 }
 
-type Optional = 'spec' | 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage' | 'adminToken';
+type Optional =
+  'spec' | 'projectId' | 'scenario' | 'upstream' | 'record' | 'replay' | 'coverage' | 'adminToken' | 'logExchanges';
 export type SimConfig = Required<Omit<SimOptions, Optional | 'auth'>> &
   Partial<Pick<SimOptions, Optional>> & {
     /** Read from the option: what a request must present, when auth is on. */
@@ -161,9 +171,18 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
     throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
   if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error')
     throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
+  if (config.logExchanges !== undefined) checkExchangeLog(config.logExchanges);
   if (config.record !== undefined && config.upstream === undefined)
     throw new ConfigError('record needs an upstream to record from');
   if (config.record !== undefined && config.replay !== undefined)
     throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
   return config;
+}
+
+function checkExchangeLog(option: unknown): void {
+  const format = typeof option === 'object' && option !== null ? (option as { format?: unknown }).format : option;
+  if (format !== 'lines' && format !== 'json' && typeof format !== 'function')
+    throw new ConfigError(
+      `logExchanges must be "lines", "json", a function, or { format, headers }, got ${JSON.stringify(format) ?? String(format)}`,
+    );
 }

@@ -14,6 +14,7 @@ export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './conf
 export * from './errors.js';
 export type { CoverageReport } from './control/coverage.js';
 export type { JournalEntry } from './control/journal.js';
+export type { ExchangeLogOption, ExchangeRecord } from './control/exchange-printer.js';
 export type { Violation } from './openapi/violation.js';
 export type { RuleListing } from './state/rule-store.js';
 export type { DomainEvent, EventType, EventCatalog } from './state/events.js';

@@ -119,6 +119,8 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
         config.log(`coverage: ${report.summary.line} (${config.coverage})`);
       }
       partitions.dispose();
+      // The last exchanges' lines go out before whoever closed the simulator exits.
+      app.sim.printer?.flush();
     },
   };
 }

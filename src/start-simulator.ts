@@ -10,12 +10,14 @@ import { startServer } from './server.js';
 /**
  * Everything `SimOptions` takes. Of note for tests: `auth: 'user:password'` makes the API ask for credentials
  * as the real server does (the handle drives the control plane, which stays open, so it needs none);
- * `watch: true` with `scenario` a file reloads that file when it changes.
+ * `watch: true` with `scenario` a file reloads that file when it changes. It prints nothing of the exchanges
+ * unless given `logExchanges` (`'lines'`, `'json'`, or a function handed each one).
  */
 export type StartOptions = SimOptions;
 
 export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {
-  // A test's simulator is quiet unless told otherwise, and takes whatever port is free.
+  // A test's simulator is quiet unless told otherwise (`logExchanges` is off unless given), and takes whatever
+  // port is free.
   const running = await startServer({ port: 0, log: () => {}, ...options });
   return connectSimulator(running.url, { adminToken: running.app.sim.config.adminToken, close: () => running.close() });
 }

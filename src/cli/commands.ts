@@ -51,6 +51,8 @@ const REDACT: readonly CommandOption[] = [
   { name: 'redact-query' },
   { name: 'redact-pointer' },
 ];
+/** What a serving command prints per exchange (`src/control/exchange-printer.ts`). */
+const OUTPUT: readonly CommandOption[] = [{ name: 'quiet' }, { name: 'log' }, { name: 'verbose' }];
 const REAL_SERVER = 'http://127.0.0.1:4096';
 
 export const COMMANDS = {
@@ -72,6 +74,7 @@ export const COMMANDS = {
       { name: 'real-time' },
       { name: 'watch' },
       { name: 'coverage' },
+      ...OUTPUT,
       // What the inspector and the control API show of a request is masked by the same rules as a recording.
       ...REDACT,
     ],
@@ -91,6 +94,7 @@ export const COMMANDS = {
         'generated bodies for every operation, on a free port',
         'session-agent-sim mock --scenario none --dynamic --seed demo --port 0',
       ],
+      ['one JSON object per exchange, for a program to read', 'session-agent-sim mock --log json | jq .status'],
     ],
   },
   proxy: {
@@ -106,6 +110,7 @@ export const COMMANDS = {
       { name: 'spec', help: 'check answers against this version of the interface (OpenAPI YAML or JSON)' },
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [
@@ -131,6 +136,7 @@ export const COMMANDS = {
       ...REDACT,
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [
@@ -162,6 +168,7 @@ export const COMMANDS = {
       ...REDACT,
       ...FORWARDING_LISTEN,
       { name: 'coverage' },
+      ...OUTPUT,
     ],
     arguments: { min: 0, max: 0 },
     examples: [

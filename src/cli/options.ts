@@ -171,6 +171,23 @@ export const OPTIONS = {
     help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds',
     shownDefault: '1000',
   },
+  quiet: {
+    type: 'boolean',
+    short: 'q',
+    help: 'print no line per exchange (the start-up lines still show)',
+  },
+  log: {
+    type: 'string',
+    value: 'lines|json',
+    help:
+      'how each exchange is printed: lines for people (coloured on a terminal; NO_COLOR, FORCE_COLOR respected), ' +
+      'or json, one object per line on standard output, with the start-up lines moved to standard error',
+    shownDefault: 'lines',
+  },
+  verbose: {
+    type: 'boolean',
+    help: "add each exchange's request and answer headers under its line, secrets masked",
+  },
   help: { type: 'boolean', short: 'h', help: 'show this help' },
   version: { type: 'boolean', short: 'v', help: 'print the version' },
 } as const satisfies Record<string, OptionSpec>;

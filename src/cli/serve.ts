@@ -73,6 +73,7 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
       command,
     );
   }
+  const logExchanges = exchangeLog(values, command);
   // A misspelt name is caught here, with a suggestion; the server would only list what is available.
   if (values.scenario !== undefined && values.scenario !== 'none') scenarioArgument(values.scenario, command);
   return {
@@ -101,7 +102,24 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     requestTimeout: numberOrUndefined(values['request-timeout']),
     maxSubscribers: numberOrUndefined(values['max-subscribers']),
     maxPartitions: numberOrUndefined(values['max-partitions']),
+    logExchanges,
   };
+}
+
+/** `--quiet`, `--log lines|json` and `--verbose` as the library's `logExchanges`; the CLI prints lines by default. */
+function exchangeLog(values: Values, command: ServeCommand): SimOptions['logExchanges'] {
+  const format = values.log;
+  if (format !== undefined && format !== 'lines' && format !== 'json')
+    throw new UsageError(
+      `--log must be "lines" or "json", got "${format}".${didYouMean(format, ['lines', 'json'])}`,
+      command,
+    );
+  if (values.quiet) {
+    const also = values.log !== undefined ? '--log' : values.verbose ? '--verbose' : undefined;
+    if (also) throw new UsageError(`--quiet prints no exchanges, so ${also} has nothing to change: give one.`, command);
+    return undefined;
+  }
+  return { format: format ?? 'lines', headers: values.verbose === true };
 }
 
 /** A library option's name at the start of a ConfigError (`maxPartitions must be …`) as the flag a CLI user typed. */
@@ -120,6 +138,9 @@ function numberOrUndefined(value: string | undefined): number | undefined {
 
 /** Resolves -1 while the server runs (the process stays up until a signal), else the exit code. */
 export async function serve(command: ServeCommand, options: SimOptions, implied = false): Promise<number> {
+  // With --log json standard output is for the exchanges alone, one object a line: what people read goes aside.
+  const json = typeof options.logExchanges === 'object' && options.logExchanges.format === 'json';
+  const say = (text: string) => (json ? process.stderr : process.stdout).write(text);
   try {
     const sim = await startServer(options);
     const { config, spec } = sim.app.sim;
@@ -127,7 +148,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     const source = serving ? `scenario ${serving.name}, ` : '';
     // Who may come in, never with what password: this line lands in terminals and CI logs.
     const auth = config.auth ? `; HTTP Basic auth required (user ${config.auth.user})` : '';
-    process.stdout.write(
+    say(
       command !== 'mock'
         ? `session-agent-sim ${command}: ${sim.url} → ${[config.replay && `recording ${config.replay}`, config.upstream && withoutCredentials(config.upstream)].filter(Boolean).join(', then ')}` +
             `${config.record ? `, recording into ${config.record}` : ''}; answers checked against ${spec.operations.length} operations${auth}\n`
@@ -138,14 +159,14 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     const version = sim.app.sim.specVersion;
     if (version && command === 'mock') process.stdout.write(`${versionLines(version).join('\n')}\n`);
     // Someone who typed no command should learn what ran and where the others are.
-    if (implied) process.stdout.write('(no command given, so mock; session-agent-sim --help lists the commands)\n');
+    if (implied) say('(no command given, so mock; session-agent-sim --help lists the commands)\n');
     if (config.adminToken !== undefined) {
       // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
       const told =
         options.adminToken === undefined
           ? `admin token ${config.adminToken} (generated; choose one with --admin-token)`
           : 'the admin token given with --admin-token';
-      process.stdout.write(
+      say(
         `control plane ${sim.url}/__sim needs ${told}: send X-Sim-Admin-Token, or open ${sim.url}/__sim/?admin_token=TOKEN\n`,
       );
     }

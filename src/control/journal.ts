@@ -4,10 +4,18 @@
  * `journal()` and (later) the inspector read it; old entries fall off so memory stays flat. Switching or
  * resetting the scenario starts it afresh.
  */
+import { wallClock } from '../state/clock.js';
 import { describeEvent } from '../state/events.js';
 import { WORLD_RESTARTS, type ControlEntry, type EventLog, type ExchangeEntry, type LogEntry } from '../state/log.js';
 
-export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq' | 'details'> & {
+export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'details'> & {
+  /**
+   * Wall-clock ms when it was answered: beside the virtual `time`, which stands still unless advanced, it
+   * says how far apart requests really came. A control-plane view only: answers, recordings, the world and
+   * coverage never read it, so they stay the same from run to run; `seq` (the log's number) orders entries
+   * the same way every run.
+   */
+  wall: number;
   /** What the request changed in the world, one line per domain event it caused. */
   changes?: string[];
   /** Only control entries have these: `entry.action` tells the two apart. */
@@ -20,7 +28,7 @@ export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'seq' | 'details
  * or an edit refused (`detail`: its problems, `file:line:col: message`, one a line). It has none of an
  * exchange's fields, declared as absent so code reading `entry.status` or `entry.operationId` still compiles.
  */
-export type ControlJournalEntry = Omit<ControlEntry, 'seq'> & {
+export type ControlJournalEntry = ControlEntry & {
   [K in Exclude<keyof ExchangeJournalEntry, keyof ControlEntry>]?: undefined;
 };
 
@@ -58,14 +66,16 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       if ('request' in entry.cause)
         changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
     } else if (entry.kind === 'exchange') {
-      // Every field but `kind`, `seq` and the whole exchange (opened on its own, and let go of sooner), named
-      // rather than copied and deleted (a delete makes each entry slow).
+      // Every field but `kind` and the whole exchange (opened on its own, and let go of sooner), named rather
+      // than copied and deleted (a delete makes each entry slow).
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { kind, seq, details, ...exchange } = entry;
+      const { kind, details, ...rest } = entry;
+      const exchange = rest as ExchangeJournalEntry;
+      exchange.wall = wallClock();
       const caused = changes.size ? changes.get(entry.id) : undefined;
       if (caused) {
         changes.delete(entry.id);
-        (exchange as ExchangeJournalEntry).changes = caused;
+        exchange.changes = caused;
       }
       record(exchange);
     } else {
@@ -74,6 +84,7 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       if (SHOWN.has(entry.action))
         record({
           kind: 'control',
+          seq: entry.seq,
           time: entry.time,
           action: entry.action,
           ...(entry.detail === undefined ? {} : { detail: entry.detail }),

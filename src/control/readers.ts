@@ -1,7 +1,7 @@
 /**
- * The readers every partition's log gets (journal, coverage, the API's event stream) and the caps on
- * long-lived streams they share: what `createPartitions` (src/state/partitions.ts) is handed, so the state
- * core composes a partition without knowing who reads it.
+ * The readers every partition's log gets (journal, coverage, the API's event stream, and the terminal's
+ * exchange lines when asked for) and the caps on long-lived streams they share: what `createPartitions`
+ * (src/state/partitions.ts) is handed, so the state core composes a partition without knowing who reads it.
  */
 import { DEFAULTS } from '../config.js';
 import type { KindCatalog } from '../kinds/catalog.js';
@@ -11,6 +11,7 @@ import { createEventStream } from '../stream/event-stream.js';
 import { createStreamQuota } from '../stream/stream-quota.js';
 import { createCoverage } from './coverage.js';
 import { createJournal } from './journal.js';
+import type { ExchangePrinter } from './exchange-printer.js';
 import { createLiveQuota } from './live.js';
 
 export interface ReaderOptions {
@@ -20,6 +21,8 @@ export interface ReaderOptions {
   seed: string;
   /** Event-stream subscribers open at once, over all partitions. */
   maxSubscribers?: number;
+  /** Prints each partition's exchanges (the terminal's lines), when the simulator was asked to. */
+  printer?: ExchangePrinter;
 }
 
 export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions, 'streams' | 'readers'> {
@@ -33,15 +36,20 @@ export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions
   };
   return {
     streams,
-    readers: (engine, project) => ({
-      journal: createJournal(engine.log),
-      coverage: createCoverage(engine.log, options.spec, () => engine.scenario, options.kinds),
-      events: createEventStream(engine, {
-        project,
-        seed: options.seed,
-        kinds: options.kinds,
-        quota: streams.subscribers,
-      }),
-    }),
+    readers: (engine, project, name) => {
+      // Subscribed after the journal: a line printed is one the journal already holds.
+      const journal = createJournal(engine.log);
+      options.printer?.read(engine.log, name);
+      return {
+        journal,
+        coverage: createCoverage(engine.log, options.spec, () => engine.scenario, options.kinds),
+        events: createEventStream(engine, {
+          project,
+          seed: options.seed,
+          kinds: options.kinds,
+          quota: streams.subscribers,
+        }),
+      };
+    },
   };
 }

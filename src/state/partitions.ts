@@ -75,8 +75,8 @@ export interface PartitionsOptions {
   project: ProjectContext;
   /** The caps on long-lived streams, over all partitions: API event subscribers and inspector pages. */
   streams: { readonly subscribers: StreamQuota; readonly live: StreamQuota };
-  /** The readers of a new partition's log; `project` is the project it serves now. */
-  readers(engine: Engine, project: () => ProjectContext): PartitionReaders;
+  /** The readers of a new partition's log; `project` is the project it serves now, `name` the partition's. */
+  readers(engine: Engine, project: () => ProjectContext, name: string): PartitionReaders;
 }
 
 export function createPartitions(options: PartitionsOptions): Partitions {
@@ -102,7 +102,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
-    const readers = options.readers(engine, project);
+    const readers = options.readers(engine, project, name);
     const disposeEngine = engine.dispose.bind(engine);
     const extras = {
       name,

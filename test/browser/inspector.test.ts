@@ -133,6 +133,21 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector in Chro
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('#journal') !== null)).toBe(true);
   });
 
+  it('tells apart requests answered at one virtual instant: the log number, and the wall time', async () => {
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push((await send('/api/plugin')).headers.get('x-sim-request-id') ?? '');
+    const [first, second] = ids.map((id) => page.locator(`#journal tbody tr[data-id="${id}"]`));
+    if (!first || !second) throw new Error('two rows expected');
+    await second.waitFor();
+    // The virtual clock did not move between them; the log's number did.
+    const virtual = async (row: Locator) => (await row.locator('.c-time').getAttribute('title'))?.split('\n')[0];
+    expect(await virtual(first)).toMatch(/^virtual 2026-11-22T/);
+    expect(await virtual(second)).toBe(await virtual(first));
+    const seq = async (row: Locator) => Number(await row.locator('.c-seq').innerText());
+    expect(await seq(second)).toBeGreaterThan(await seq(first));
+    await text(second.locator('.c-time .wall')).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
+  });
+
   it('has not logged a single error to the console', () => {
     expect(problems).toEqual([]);
   });

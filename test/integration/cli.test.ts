@@ -240,3 +240,154 @@ describe('session-agent-sim --auth and --watch', () => {
     });
   });
 });
+
+/**
+ * Runs a serving command, gathering standard output and error apart; `use` gets the URL and `settled`, which
+ * waits until the output holds what it should. Ends with SIGTERM (which flushes the last lines) and hands back
+ * all that was printed.
+ */
+async function serveCli(
+  args: string[],
+  use: (url: string, settled: (done: (out: string) => boolean) => Promise<void>) => Promise<void>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ out: string; err: string }> {
+  const { NO_COLOR, FORCE_COLOR, ...inherited } = process.env;
+  void NO_COLOR;
+  void FORCE_COLOR;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...inherited, ...env },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const until = async (done: () => boolean, what: string) => {
+    const deadline = Date.now() + 15_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`${what} in 15 s:\n${out}\n${err}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  try {
+    await until(() => /on http:\/\/127\.0\.0\.1:\d+/.test(out + err), 'no start-up line');
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out + err)?.[1] as string;
+    await use(url, (done) => until(() => done(out), 'not printed'));
+  } finally {
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }
+  return { out, err };
+}
+
+/** The exchanges' own lines (a time first), not the headers --verbose adds under them. */
+const exchangeLines = (out: string) => out.split('\n').filter((line) => /^\d\d:\d\d:\d\d\.\d{3} /.test(line));
+
+describe('session-agent-sim prints what happens', () => {
+  const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
+
+  it('prints a line per exchange: time, id, method, path, status, _tag, operation, layer, rule', async () => {
+    const { out } = await serveCli(['mock', '--port', '0'], async (url, settled) => {
+      await fetch(`${url}/api/session`);
+      await fetch(`${url}/api/session/ses_nope`);
+      await fetch(`${url}/api/plugin`, { headers: { 'x-sim-partition': 'w1' } });
+      const rule = {
+        when: { operation: 'v2.session.messages', params: { sessionID: SES } },
+        then: { error: { _tag: 'SessionNotFoundError', sessionID: SES, message: `Session not found: ${SES}` } },
+      };
+      const added = await fetch(`${url}/__sim/rules`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(rule),
+      });
+      expect(added.status).toBe(201);
+      await fetch(`${url}/api/session/${SES}/message`);
+      await settled((printed) => exchangeLines(printed).length === 4);
+    });
+    // The control plane's own requests (the rule added) are not exchanges of the API: no line.
+    expect(exchangeLines(out)).toEqual([
+      '09:00:00.000 req_000001 GET /api/session → 200 v2.session.list (scenario)',
+      '09:00:00.000 req_000002 GET /api/session/ses_nope → 404 SessionNotFoundError v2.session.get (scenario)',
+      '09:00:00.000 [w1] req_000001 GET /api/plugin → 200 v2.plugin.list (scenario)',
+      // The control request took req_000003: ids count every request of the partition.
+      `09:00:00.000 req_000004 GET /api/session/${SES}/message → 404 SessionNotFoundError v2.session.messages (rule: runtime rule rul_1)`,
+    ]);
+  });
+
+  it('prints no exchange with --quiet, only the start-up line', async () => {
+    const { out } = await serveCli(['mock', '--port', '0', '--quiet'], async (url) => {
+      for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/session`)).status).toBe(200);
+    });
+    expect(out).toMatch(/^session-agent-sim mock: .*\n$/);
+  });
+
+  it('prints one JSON object a line with --log json, and the start-up lines on stderr', async () => {
+    const { out, err } = await serveCli(['mock', '--port', '0', '--log', 'json'], async (url, settled) => {
+      await fetch(`${url}/api/session`);
+      await fetch(`${url}/api/session/ses_nope`);
+      await settled((printed) => printed.split('\n').length === 3);
+    });
+    expect(err).toMatch(/^session-agent-sim mock: /);
+    const records = out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toEqual([
+      expect.objectContaining({ id: 'req_000001', method: 'GET', path: '/api/session', status: 200 }),
+      expect.objectContaining({
+        iso: '2026-11-22T09:00:00.000Z',
+        partition: 'default',
+        operationId: 'v2.session.get',
+        layer: 'scenario',
+        status: 404,
+        tag: 'SessionNotFoundError',
+      }),
+    ]);
+  });
+
+  it('colours the lines only when FORCE_COLOR asks, the output being a pipe', async () => {
+    for (const [env, coloured] of [
+      [{}, false],
+      [{ FORCE_COLOR: '1' }, true],
+      [{ FORCE_COLOR: '1', NO_COLOR: '1' }, true],
+    ] as const) {
+      const { out } = await serveCli(
+        ['mock', '--port', '0'],
+        async (url, settled) => {
+          await fetch(`${url}/api/session`);
+          await settled((printed) => printed.includes('req_000001'));
+        },
+        env,
+      );
+      expect(out.includes('\u001b['), JSON.stringify(env)).toBe(coloured);
+    }
+  });
+
+  it('never prints a secret: the Authorization header and auth_token are masked, even with --verbose', async () => {
+    const token = Buffer.from('alice:hunter2').toString('base64');
+    const { out, err } = await serveCli(
+      ['mock', '--port', '0', '--auth', 'alice:hunter2', '--verbose'],
+      async (url, settled) => {
+        expect((await fetch(`${url}/api/session`, { headers: { authorization: `Basic ${token}` } })).status).toBe(200);
+        expect((await fetch(`${url}/api/session?auth_token=${token}`)).status).toBe(200);
+        expect((await fetch(`${url}/api/session?auth_token=bm90LXRoZS1wYXNzd29yZA`)).status).toBe(401);
+        await settled((printed) => exchangeLines(printed).length === 3);
+      },
+    );
+    expect(out).toContain('> authorization: [REDACTED]');
+    expect(exchangeLines(out)[1]).toContain('GET /api/session → 200');
+    expect(exchangeLines(out)[2]).toContain('→ 401 UnauthorizedError');
+    for (const secret of [token, 'hunter2', 'bm90LXRoZS1wYXNzd29yZA', 'auth_token'])
+      expect(out + err, secret).not.toContain(secret);
+  });
+
+  it('refuses --log with another format, and --quiet with --log or --verbose', () => {
+    const wrong = cli('mock', '--log', 'jsn');
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('--log must be "lines" or "json", got "jsn". Did you mean "json"?');
+    const both = cli('mock', '--quiet', '--verbose');
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('--quiet prints no exchanges, so --verbose has nothing to change');
+  });
+});

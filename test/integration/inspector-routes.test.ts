@@ -282,3 +282,29 @@ describe('GET /__sim/live', () => {
     });
   });
 });
+
+describe('the journal tells apart requests the virtual clock gives one instant', () => {
+  it('numbers each line (the log seq) and stamps its wall time, which no answer carries', async () => {
+    const partition = 'journal-instants';
+    const before = Date.now();
+    const answers = [];
+    for (let i = 0; i < 2; i++)
+      answers.push(await request(app).get('/api/plugin').set('x-sim-partition', partition).expect(200));
+    const after = Date.now();
+    const { entries } = (await request(app).get(`/__partition/${partition}/__sim/journal`).expect(200)).body as {
+      entries: Array<{ seq: number; time: number; wall: number; id: string }>;
+    };
+    expect(entries).toHaveLength(2);
+    const [first, second] = entries as [(typeof entries)[0], (typeof entries)[0]];
+    expect(second.time).toBe(first.time);
+    expect(second.seq).toBeGreaterThan(first.seq);
+    for (const entry of entries) {
+      expect(entry.wall).toBeGreaterThanOrEqual(before);
+      expect(entry.wall).toBeLessThanOrEqual(after);
+    }
+    // Wall time is the control plane's view only: the two answers are the same bytes, ids aside.
+    const [a, b] = answers as [request.Response, request.Response];
+    expect(b.text).toBe(a.text);
+    expect(Object.keys(b.headers).filter((name) => /wall|time/.test(name))).toEqual([]);
+  });
+});
