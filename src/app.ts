@@ -20,6 +20,7 @@ import { sessionStreamsLayer } from './layers/session-streams.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
 import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { checkSimOptions } from './options.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
@@ -78,6 +79,7 @@ export interface SimApp extends Express, Simulator {}
 
 /** The simulator as an Express app: to mount in a host app, or to hand to supertest. */
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
+  checkSimOptions(options, 'createApp');
   const simulator = await createSimulator(options);
   // Loaded here rather than with the module: the CLI's server never needs Express, and it costs start-up.
   const { default: express } = await import('express');
@@ -99,6 +101,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
 }
 
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
+  checkSimOptions(options, 'createSimulator');
   const config = resolveConfig(options);
   const spec = await loadSpecOnce(config.specPath);
   // Served by every partition whose scenario declares no project of its own.

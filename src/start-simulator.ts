@@ -5,6 +5,7 @@
  */
 import { connectSimulator, type SimulatorHandle } from './client/simulator-handle.js';
 import type { SimOptions } from './config.js';
+import { checkSimOptions } from './options.js';
 import { startServer } from './server.js';
 
 /**
@@ -15,6 +16,8 @@ import { startServer } from './server.js';
 export type StartOptions = SimOptions;
 
 export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {
+  // Plain JavaScript has no compiler to catch `scenaro`: refused here, before anything starts.
+  checkSimOptions(options, 'startSimulator');
   // A test's simulator is quiet unless told otherwise, and takes whatever port is free.
   const running = await startServer({ port: 0, log: () => {}, ...options });
   return connectSimulator(running.url, { adminToken: running.app.sim.config.adminToken, close: () => running.close() });
