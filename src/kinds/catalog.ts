@@ -74,7 +74,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     },
     stateOf: (world, kind, id) => byName.get(kind)?.stateOf?.(world, id),
     snapshot: (world) =>
-      // Every kind's part: the registry test holds that together they are the whole of WorldSnapshot.
+      // Every kind returns its part of WorldSnapshot (its declaration merging says which part is its).
       Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as WorldSnapshot,
     possible: (scenario) =>
       list.flatMap((k) => (k.possible?.(scenario) ?? []).map((t) => ({ ...t, kind: k.name }) as Transition)),
