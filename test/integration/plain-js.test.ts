@@ -2,8 +2,12 @@
  * Plain JavaScript meets every mistake the types would have caught as a SimulatorError: an unknown option
  * says which it may have meant, a missing scenario where it was looked for, a misspelt field its place.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { RECORDING_FORMAT } from '../../src/recordings/format.js';
 import {
   SimConfigError,
   SimRuleError,
@@ -62,5 +66,14 @@ describe('plain JavaScript', () => {
     expect((reasons[1] as SimulatorError).problems.join('\n')).toMatch(/"operaton"\. Did you mean "operation"\?/);
     expect(reasons[2]).toBeInstanceOf(SimScenarioError);
     expect((reasons[2] as SimulatorError).problems.join('\n')).toMatch(/sessions\[0\]\.idd: unknown field "idd"/);
+  });
+
+  it('refuses a recording it cannot read as a SimConfigError naming the file and the document', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-replay-')), 'broken.yaml');
+    writeFileSync(file, `format: ${RECORDING_FORMAT}\n---\nrequest: { method: [\n---\nrequest: { method: GET }\n`);
+    const error = await rejection(createApp({ replay: file, log: () => {} }));
+    expect(error).toBeInstanceOf(SimConfigError);
+    expect(error.message).toMatch(new RegExp(`^cannot replay ${file}: recording document 2: `));
+    expect(error.hint).toMatch(/repair the document the message names/);
   });
 });
