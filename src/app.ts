@@ -20,13 +20,15 @@ import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams
 import { offSpecRules, runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { withStreamFault } from './layers/stream-faults.js';
 import { worldLayer } from './layers/world.js';
-import { ConfigError, resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
+import { checkSimOptions } from './options.js';
 import { keepExchange } from './control/exchange-details.js';
 import { partitionReaders } from './control/readers.js';
 import { createExchangePrinter, type ExchangePrinter } from './control/exchange-printer.js';
 import { createPartitions, type Partition, type Partitions } from './state/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
 import {
+  SimConfigError,
   SimInternalError,
   SimMethodNotAllowedError,
   SimRouteNotFoundError,
@@ -91,6 +93,7 @@ export interface SimApp extends Express, Simulator {}
 
 /** The simulator as an Express app: to mount in a host app, or to hand to supertest. */
 export async function createApp(options: SimOptions = {}): Promise<SimApp> {
+  checkSimOptions(options, 'createApp');
   const simulator = await createSimulator(options);
   // Loaded here rather than with the module: the CLI's server never needs Express, and it costs start-up.
   const { default: express } = await import('express');
@@ -112,6 +115,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
 }
 
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
+  checkSimOptions(options, 'createSimulator');
   const config = resolveConfig(options);
   const home = await loadSpecOnce(DEFAULT_SPEC_PATH);
   const spec = await servedSpec(config);
@@ -180,7 +184,7 @@ async function servedSpec(config: SimConfig): Promise<SpecIndex> {
     return typeof config.spec === 'object' ? specFromDocument(config.spec) : await loadSpecOnce(config.specPath);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new ConfigError(`${given} cannot be served: ${reason}`);
+    throw new SimConfigError(`${given} cannot be served: ${reason}`);
   }
 }
 

@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_SPEC_PATH } from './openapi/openapi.js';
 import { AUTH_FORMS, readCredentials, type AuthOption, type Credentials } from './credentials.js';
 import type { ExchangeLogOption } from './control/exchange-printer.js';
+import type { Scenario } from './scenarios/scenario-types.js';
+import { checkSimOptions } from './options.js';
+import { SimConfigError } from './sim-errors.js';
 
 export { DEFAULT_SPEC_PATH };
 
@@ -33,8 +36,11 @@ export interface SimOptions {
   specPath?: string;
   /** Let the clock follow wall time instead of moving only when advanced. */
   realTime?: boolean;
-  /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
-  scenario?: string | Record<string, unknown>;
+  /**
+   * Scenario to serve: a name in scenarios/, a path to a .yaml file, or the scenario as an object (typed by the
+   * format; `defineScenario` checks one written apart). Without one, the spec's examples answer.
+   */
+  scenario?: string | Scenario;
   /** Proxy mode: forward every request to this server (http or https URL) and check its answers. */
   upstream?: string;
   /** How long to wait for the upstream's answer, in ms. */
@@ -117,7 +123,8 @@ export const DEFAULTS = {
   watch: false,
 } as const;
 
-export class ConfigError extends Error {}
+/** A refused option: `SimConfigError`, under the name the code that throws it has always used. */
+export { SimConfigError as ConfigError };
 
 /** Addresses only this machine can reach: the control API needs no token there. */
 export function isLoopback(host: string): boolean {
@@ -125,6 +132,7 @@ export function isLoopback(host: string): boolean {
 }
 
 export function resolveConfig(options: SimOptions = {}): SimConfig {
+  checkSimOptions(options, 'resolveConfig');
   const { auth, ...rest } = options;
   const config: SimConfig = {
     ...DEFAULTS,
@@ -133,56 +141,59 @@ export function resolveConfig(options: SimOptions = {}): SimConfig {
   };
   if (auth !== undefined) {
     const credentials = readCredentials(auth);
-    if ('problem' in credentials) throw new ConfigError(`auth ${credentials.problem}: give ${AUTH_FORMS}`);
+    if ('problem' in credentials) throw new SimConfigError(`auth ${credentials.problem}: give ${AUTH_FORMS}`);
     config.auth = credentials;
   }
   if (options.spec !== undefined && options.specPath !== undefined && options.spec !== options.specPath)
-    throw new ConfigError('give spec or specPath (its older name), not both');
+    throw new SimConfigError('give spec or specPath (its older name), not both');
   if (typeof config.spec === 'string') config.specPath = config.spec;
   else if (config.spec !== undefined && (typeof config.spec !== 'object' || config.spec === null))
-    throw new ConfigError('spec must be a path to an OpenAPI document or the parsed document');
+    throw new SimConfigError('spec must be a path to an OpenAPI document or the parsed document');
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) {
-    throw new ConfigError(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
+    throw new SimConfigError(`port must be an integer from 0 to 65535, got ${String(options.port)}`);
   }
-  if (typeof config.host !== 'string' || config.host === '') throw new ConfigError('host must be a non-empty address');
-  if (typeof config.seed !== 'string' || config.seed === '') throw new ConfigError('seed must be a non-empty string');
+  if (typeof config.host !== 'string' || config.host === '')
+    throw new SimConfigError('host must be a non-empty address');
+  if (typeof config.seed !== 'string' || config.seed === '')
+    throw new SimConfigError('seed must be a non-empty string');
   if (!config.projectDir.startsWith('/'))
-    throw new ConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
-  if (config.projectId !== undefined && config.projectId === '') throw new ConfigError('projectId must not be empty');
+    throw new SimConfigError(`projectDir must be an absolute path, got ${config.projectDir}`);
+  if (config.projectId !== undefined && config.projectId === '')
+    throw new SimConfigError('projectId must not be empty');
   if (!Number.isInteger(config.maxPartitions) || config.maxPartitions < 1)
-    throw new ConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
+    throw new SimConfigError(`maxPartitions must be a positive integer, got ${String(options.maxPartitions)}`);
   if (!Number.isInteger(config.bodyLimit) || config.bodyLimit <= 0)
-    throw new ConfigError('bodyLimit must be a positive integer');
+    throw new SimConfigError('bodyLimit must be a positive integer');
   if (!Number.isInteger(config.maxHeaderSize) || config.maxHeaderSize < 1024)
-    throw new ConfigError(
+    throw new SimConfigError(
       `maxHeaderSize must be an integer of at least 1024 bytes, got ${String(options.maxHeaderSize)}`,
     );
   if (!Number.isInteger(config.requestTimeout) || config.requestTimeout <= 0)
-    throw new ConfigError('requestTimeout must be a positive number of milliseconds');
+    throw new SimConfigError('requestTimeout must be a positive number of milliseconds');
   if (!Number.isInteger(config.maxSubscribers) || config.maxSubscribers < 1)
-    throw new ConfigError(`maxSubscribers must be a positive integer, got ${String(options.maxSubscribers)}`);
+    throw new SimConfigError(`maxSubscribers must be a positive integer, got ${String(options.maxSubscribers)}`);
   if (config.adminToken !== undefined && !/^[\x21-\x7e]{16,}$/.test(config.adminToken))
-    throw new ConfigError('adminToken must be at least 16 printable characters without spaces');
+    throw new SimConfigError('adminToken must be at least 16 printable characters without spaces');
   if (config.adminToken === undefined && !isLoopback(config.host))
     config.adminToken = randomBytes(24).toString('base64url');
   if (config.upstream !== undefined && !/^https?:\/\/[^/]/.test(config.upstream))
-    throw new ConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
+    throw new SimConfigError(`upstream must be an http(s) URL, got ${config.upstream}`);
   if (!Number.isInteger(config.upstreamTimeout) || config.upstreamTimeout <= 0)
-    throw new ConfigError('upstreamTimeout must be a positive number of milliseconds');
+    throw new SimConfigError('upstreamTimeout must be a positive number of milliseconds');
   if (config.replayExhausted !== 'last' && config.replayExhausted !== 'error')
-    throw new ConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
+    throw new SimConfigError(`exhausted must be "last" or "error", got ${String(config.replayExhausted)}`);
   if (config.logExchanges !== undefined) checkExchangeLog(config.logExchanges);
   if (config.record !== undefined && config.upstream === undefined)
-    throw new ConfigError('record needs an upstream to record from');
+    throw new SimConfigError('record needs an upstream to record from');
   if (config.record !== undefined && config.replay !== undefined)
-    throw new ConfigError('give record or replay, not both (replay with an upstream records what is missing)');
+    throw new SimConfigError('give record or replay, not both (replay with an upstream records what is missing)');
   return config;
 }
 
 function checkExchangeLog(option: unknown): void {
   const format = typeof option === 'object' && option !== null ? (option as { format?: unknown }).format : option;
   if (format !== 'lines' && format !== 'json' && typeof format !== 'function')
-    throw new ConfigError(
+    throw new SimConfigError(
       `logExchanges must be "lines", "json", a function, or { format, headers }, got ${JSON.stringify(format) ?? String(format)}`,
     );
 }

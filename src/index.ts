@@ -6,12 +6,18 @@
 export { startSimulator, type StartOptions } from './start-simulator.js';
 export {
   connectSimulator,
-  SimulatorError,
   type SimulatorHandle,
   type ScenarioInput,
+  type ConnectOptions,
+  type CoverageOptions,
 } from './client/simulator-handle.js';
 export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config.js';
 export * from './errors.js';
+export { defineScenario, defineRule } from './define.js';
+/** The scenario format as types: `Scenario`, `ScenarioRule`, and one per `$defs` entry (`ScenarioSession`, …). */
+export type * from './scenarios/scenario-types.js';
+export type { SimState, ClockState } from './control/state-body.js';
+export type { WorldSnapshot } from './state/world.js';
 export type { CoverageReport } from './control/coverage.js';
 export type { JournalEntry } from './control/journal.js';
 export type { ExchangeLogOption, ExchangeRecord } from './control/exchange-printer.js';

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { answerUncaught, createSimulator, type PipelineDeps, type Simulator } from './app.js';
 import type { SimOptions } from './config.js';
+import { checkSimOptions } from './options.js';
 import { writeCoverageFile } from './control/coverage-file.js';
 import { parseScenario } from './scenarios/load-scenario.js';
 import { watchScenarioFile, type ScenarioWatchHandlers } from './scenarios/watch.js';
@@ -24,6 +25,7 @@ export interface RunningSimulator {
 }
 
 export async function startServer(options: SimOptions = {}): Promise<RunningSimulator> {
+  checkSimOptions(options, 'startServer');
   // Creating the app loads the scenario and then Prism, which takes a while: an edit in between must count.
   const loadedAt = Date.now();
   const app = await createSimulator(options);

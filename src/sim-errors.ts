@@ -1,8 +1,64 @@
 /**
- * The simulator's own errors: outside the API, so they carry a `Sim` tag and a hint on what to do.
+ * The simulator's own errors: outside the API, so they carry a `Sim` tag and a hint on what to do. Each is a
+ * `SimulatorError`, whether a request meets it (answered as its body) or a caller of the package does (thrown,
+ * or rebuilt by the handle from the control API's answer).
  */
 import { TaggedError } from './tagged-error.js';
 import { didYouMean } from './text/closest.js';
+
+/**
+ * Every refusal of the simulator: `tag` (its `_tag`), `hint` (how to fix it) and `problems` (each thing wrong,
+ * possibly none). Abstract: each kind of refusal is its own class, so `instanceof SimRuleError` tells them apart.
+ */
+export abstract class SimulatorError extends TaggedError {
+  constructor(fields: { message: string; hint?: string; problems?: readonly string[]; [field: string]: unknown }) {
+    super(fields);
+    // `SimRuleError: The rule cannot be added: …` where an uncaught one is printed.
+    this.name = new.target.name;
+  }
+
+  /** The `_tag` of its body, e.g. `SimScenarioNotFoundError`. */
+  get tag(): string {
+    return this._tag;
+  }
+
+  get hint(): string | undefined {
+    return typeof this.fields.hint === 'string' ? this.fields.hint : undefined;
+  }
+
+  get problems(): string[] {
+    return Array.isArray(this.fields.problems) ? [...(this.fields.problems as string[])] : [];
+  }
+
+  /**
+   * A refusal as the control API answered it, as an instance of its own class (`instanceof SimRuleError`
+   * holds for a rule refused over HTTP as for one refused in this process). The class's constructor is not
+   * run (its arguments are not in the body); the body's fields are the error's fields, as they were.
+   */
+  static fromAnswer(status: number, body: Record<string, unknown>, fallback: string): SimulatorError {
+    const { _tag, ...rest } = body;
+    const tag = typeof _tag === 'string' ? _tag : 'SimError';
+    const fields = { ...rest, message: typeof body.message === 'string' ? body.message : fallback };
+    const known: (abstract new (...args: never[]) => SimulatorError) | undefined = Object.hasOwn(SIM_ERRORS, tag)
+      ? SIM_ERRORS[tag as keyof typeof SIM_ERRORS]
+      : undefined;
+    const error = Reflect.construct(AnsweredError, [fields, tag, status], known ?? AnsweredError) as SimulatorError;
+    // Over HTTP the hint is all the caller gets of how to fix it, so an uncaught one shows it too.
+    if (error.hint) error.message = `${error.message} (${error.hint})`;
+    return error;
+  }
+}
+
+/** A refusal answered over HTTP: its tag and status are the answer's. */
+class AnsweredError extends SimulatorError {
+  readonly _tag: string;
+  readonly status: number;
+  constructor(fields: { message: string }, tag: string, status: number) {
+    super(fields);
+    this._tag = tag;
+    this.status = status;
+  }
+}
 
 export interface OperationHint {
   operationId: string;
@@ -10,7 +66,7 @@ export interface OperationHint {
   path: string;
 }
 
-export class SimRouteNotFoundError extends TaggedError {
+export class SimRouteNotFoundError extends SimulatorError {
   readonly _tag = 'SimRouteNotFoundError';
   readonly status = 404;
   constructor(method: string, path: string, closest: OperationHint[]) {
@@ -28,7 +84,7 @@ export class SimRouteNotFoundError extends TaggedError {
  * A WebSocket handshake nothing here serves: the mock serves the WebSockets of its world's PTYs only, and a
  * replay has no upstream to pass one to. Said as the route it asks for not being found.
  */
-export class SimNoWebSocketError extends TaggedError {
+export class SimNoWebSocketError extends SimulatorError {
   readonly _tag = 'SimRouteNotFoundError';
   readonly status = 404;
   constructor(message: string, hint: string) {
@@ -36,7 +92,7 @@ export class SimNoWebSocketError extends TaggedError {
   }
 }
 
-export class SimMethodNotAllowedError extends TaggedError {
+export class SimMethodNotAllowedError extends SimulatorError {
   readonly _tag = 'SimMethodNotAllowedError';
   readonly status = 405;
   constructor(method: string, path: string, allowed: OperationHint[]) {
@@ -49,7 +105,7 @@ export class SimMethodNotAllowedError extends TaggedError {
   }
 }
 
-export class SimPreferenceError extends TaggedError {
+export class SimPreferenceError extends SimulatorError {
   readonly _tag = 'SimPreferenceError';
   readonly status = 400;
   constructor(message: string, hint: string) {
@@ -58,7 +114,7 @@ export class SimPreferenceError extends TaggedError {
 }
 
 /** The simulator failed where the operation declares no error that could say so. */
-export class SimInternalError extends TaggedError {
+export class SimInternalError extends SimulatorError {
   readonly _tag = 'SimInternalError';
   readonly status = 500;
   constructor(ref: string, message: string) {
@@ -66,20 +122,30 @@ export class SimInternalError extends TaggedError {
   }
 }
 
-export class SimScenarioNotFoundError extends TaggedError {
+/**
+ * A scenario named that is not there. `lookedIn`: the folders searched (the scenarios folder for a name, the
+ * file's own folder for a path), so a caller whose working directory is not the one they thought sees it.
+ */
+export class SimScenarioNotFoundError extends SimulatorError {
   readonly _tag = 'SimScenarioNotFoundError';
   readonly status = 404;
-  constructor(name: string, available: string[], otherwise = 'or give a path to a .yaml file') {
+  constructor(
+    name: string,
+    available: string[],
+    otherwise = 'or give a path to a .yaml file',
+    lookedIn: string[] = [],
+  ) {
     super({
-      message: `No scenario "${name}".${didYouMean(name, available)}`,
+      message: `No scenario "${name}"${lookedIn.length ? ` (looked in ${lookedIn.join(', ')})` : ''}.${didYouMean(name, available)}`,
       hint: `Available: ${available.join(', ') || '(none)'}; ${otherwise}`,
       available,
+      lookedIn: lookedIn.length ? lookedIn : undefined,
     });
   }
 }
 
 /** A control-API request the simulator cannot take (bad JSON, missing field). */
-export class SimControlRequestError extends TaggedError {
+export class SimControlRequestError extends SimulatorError {
   readonly _tag = 'SimControlRequestError';
   readonly status = 400;
   constructor(message: string, hint: string) {
@@ -88,7 +154,7 @@ export class SimControlRequestError extends TaggedError {
 }
 
 /** The real server could not be reached, or answered something that is not HTTP+JSON. */
-export class SimUpstreamError extends TaggedError {
+export class SimUpstreamError extends SimulatorError {
   readonly _tag = 'SimUpstreamError';
   readonly status = 502;
   constructor(request: string, why: string, code: string | undefined) {
@@ -101,7 +167,7 @@ export class SimUpstreamError extends TaggedError {
 }
 
 /** Replay found no recorded interaction for a request. */
-export class SimRecordingNotFoundError extends TaggedError {
+export class SimRecordingNotFoundError extends SimulatorError {
   readonly _tag = 'SimRecordingNotFoundError';
   readonly status = 404;
   constructor(request: string, why: string, closest: { seq: number; method: string; path: string } | undefined) {
@@ -116,7 +182,7 @@ export class SimRecordingNotFoundError extends TaggedError {
 }
 
 /** A partition name that cannot be one (it travels in a header and a URL path). */
-export class SimPartitionNameError extends TaggedError {
+export class SimPartitionNameError extends SimulatorError {
   readonly _tag = 'SimPartitionNameError';
   readonly status = 400;
   constructor(name: string) {
@@ -128,7 +194,7 @@ export class SimPartitionNameError extends TaggedError {
 }
 
 /** More partitions than the simulator keeps: each holds a world, so their number is capped. */
-export class SimPartitionLimitError extends TaggedError {
+export class SimPartitionLimitError extends SimulatorError {
   readonly _tag = 'SimPartitionLimitError';
   readonly status = 429;
   constructor(name: string, max: number) {
@@ -140,7 +206,7 @@ export class SimPartitionLimitError extends TaggedError {
   }
 }
 
-export class SimPartitionNotFoundError extends TaggedError {
+export class SimPartitionNotFoundError extends SimulatorError {
   readonly _tag = 'SimPartitionNotFoundError';
   readonly status = 404;
   constructor(name: string, existing: string[]) {
@@ -152,7 +218,7 @@ export class SimPartitionNotFoundError extends TaggedError {
 }
 
 /** A run-time rule the simulator refuses, with every problem found in it. */
-export class SimRuleError extends TaggedError {
+export class SimRuleError extends SimulatorError {
   readonly _tag = 'SimRuleError';
   readonly status = 400;
   constructor(problems: string[]) {
@@ -164,7 +230,7 @@ export class SimRuleError extends TaggedError {
   }
 }
 
-export class SimRuleNotFoundError extends TaggedError {
+export class SimRuleNotFoundError extends SimulatorError {
   readonly _tag = 'SimRuleNotFoundError';
   readonly status = 404;
   constructor(id: string, existing: string[]) {
@@ -177,7 +243,7 @@ export class SimRuleNotFoundError extends TaggedError {
   }
 }
 
-export class SimRuleLimitError extends TaggedError {
+export class SimRuleLimitError extends SimulatorError {
   readonly _tag = 'SimRuleLimitError';
   readonly status = 429;
   constructor(max: number) {
@@ -190,7 +256,7 @@ export class SimRuleLimitError extends TaggedError {
 }
 
 /** A scenario (a file, or an object a test passed) that does not load, with every problem at its place. */
-export class SimScenarioError extends TaggedError {
+export class SimScenarioError extends SimulatorError {
   readonly _tag = 'SimScenarioError';
   readonly status = 400;
   constructor(problems: string[]) {
@@ -203,7 +269,7 @@ export class SimScenarioError extends TaggedError {
 }
 
 /** An exchange the inspector asked for that this partition does not keep (never made here, or evicted). */
-export class SimExchangeNotFoundError extends TaggedError {
+export class SimExchangeNotFoundError extends SimulatorError {
   readonly _tag = 'SimExchangeNotFoundError';
   readonly status = 404;
   constructor(id: string, evicted: boolean, capacity: number) {
@@ -220,7 +286,7 @@ export class SimExchangeNotFoundError extends TaggedError {
  * A request Node's HTTP parser refused before the pipeline saw it (a request line or headers past the limit,
  * malformed HTTP, or one sent too slowly): answered on the socket, since no request object exists.
  */
-export class SimRequestRefusedError extends TaggedError {
+export class SimRequestRefusedError extends SimulatorError {
   readonly _tag = 'SimRequestRefusedError';
   constructor(
     readonly status: 400 | 405 | 408 | 417 | 431,
@@ -232,7 +298,7 @@ export class SimRequestRefusedError extends TaggedError {
 }
 
 /** More long-lived streams of one kind than the simulator keeps open: each holds a buffer and a socket. */
-export class SimStreamLimitError extends TaggedError {
+export class SimStreamLimitError extends SimulatorError {
   readonly _tag = 'SimStreamLimitError';
   readonly status = 429;
   constructor(kind: string, max: number, hint: string) {
@@ -241,7 +307,7 @@ export class SimStreamLimitError extends TaggedError {
 }
 
 /** The control API of a simulator reachable beyond loopback asks for its admin token. */
-export class SimAdminTokenError extends TaggedError {
+export class SimAdminTokenError extends SimulatorError {
   readonly _tag = 'SimAdminTokenError';
   readonly status = 401;
   constructor(given: boolean) {
@@ -253,7 +319,7 @@ export class SimAdminTokenError extends TaggedError {
 }
 
 /** An interaction the upstream answered could not be written to the recording: loud, never a silent loss. */
-export class SimRecordingWriteError extends TaggedError {
+export class SimRecordingWriteError extends SimulatorError {
   readonly _tag = 'SimRecordingWriteError';
   readonly status = 507;
   constructor(file: string, code: string | undefined, why: string) {
@@ -269,7 +335,7 @@ export class SimRecordingWriteError extends TaggedError {
 }
 
 /** A control request from a web page of another site, or addressed to a name that is not this machine. */
-export class SimForeignOriginError extends TaggedError {
+export class SimForeignOriginError extends SimulatorError {
   readonly _tag = 'SimForeignOriginError';
   readonly status = 403;
   constructor(what: string) {
@@ -284,7 +350,7 @@ export class SimForeignOriginError extends TaggedError {
  * More resources of one kind than a partition keeps: everything clients create (sessions, PTYs, permission
  * requests, terminal connections, …) is capped per partition, so a client in a loop cannot grow memory without end.
  */
-export class SimResourceLimitError extends TaggedError {
+export class SimResourceLimitError extends SimulatorError {
   readonly _tag = 'SimResourceLimitError';
   readonly status = 429;
   constructor(noun: string, max: number) {
@@ -295,3 +361,48 @@ export class SimResourceLimitError extends TaggedError {
     });
   }
 }
+
+/**
+ * An option the simulator cannot start with (or a handle method cannot take): a value out of range, or a name
+ * it does not know (then `problems` has a line per unknown name, with the one it may have meant).
+ */
+export class SimConfigError extends SimulatorError {
+  readonly _tag = 'SimConfigError';
+  readonly status = 400;
+  constructor(message: string, hint = CONFIG_HINT, problems?: string[]) {
+    super({ message, hint, problems });
+  }
+}
+
+const CONFIG_HINT =
+  'Fix the option it names: startSimulator, createApp and createSimulator take SimOptions (docs/types.md), the CLI its flags (--help)';
+
+/**
+ * Every SimulatorError class by its `_tag`, for rebuilding a refusal the control API answered (a test holds it
+ * to every class this module exports). SimNoWebSocketError is answered as a SimRouteNotFoundError.
+ */
+export const SIM_ERRORS = {
+  SimRouteNotFoundError,
+  SimMethodNotAllowedError,
+  SimPreferenceError,
+  SimInternalError,
+  SimScenarioNotFoundError,
+  SimControlRequestError,
+  SimUpstreamError,
+  SimRecordingNotFoundError,
+  SimPartitionNameError,
+  SimPartitionLimitError,
+  SimPartitionNotFoundError,
+  SimRuleError,
+  SimRuleNotFoundError,
+  SimRuleLimitError,
+  SimScenarioError,
+  SimExchangeNotFoundError,
+  SimRequestRefusedError,
+  SimStreamLimitError,
+  SimAdminTokenError,
+  SimRecordingWriteError,
+  SimForeignOriginError,
+  SimResourceLimitError,
+  SimConfigError,
+} as const;

@@ -5,6 +5,7 @@
  */
 import { connectSimulator, type SimulatorHandle } from './client/simulator-handle.js';
 import type { SimOptions } from './config.js';
+import { checkSimOptions } from './options.js';
 import { startServer } from './server.js';
 
 /**
@@ -16,6 +17,8 @@ import { startServer } from './server.js';
 export type StartOptions = SimOptions;
 
 export async function startSimulator(options: StartOptions = {}): Promise<SimulatorHandle> {
+  // Plain JavaScript has no compiler to catch `scenaro`: refused here, before anything starts.
+  checkSimOptions(options, 'startSimulator');
   // A test's simulator is quiet unless told otherwise (`logExchanges` is off unless given), and takes whatever
   // port is free.
   const running = await startServer({ port: 0, log: () => {}, ...options });

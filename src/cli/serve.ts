@@ -3,8 +3,7 @@
  * listens, and shut down cleanly on a signal.
  */
 import { ConfigError, type SimOptions } from '../config.js';
-import { SimScenarioNotFoundError } from '../errors.js';
-import { ScenarioError } from '../scenarios/definition.js';
+import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
 import { readCredentials } from '../credentials.js';
 import { startServer } from '../server.js';
 import { withoutCredentials } from '../recordings/redact.js';
@@ -181,9 +180,9 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     process.on('SIGTERM', stop);
     return -1; // keep running
   } catch (error) {
-    if (error instanceof ScenarioError) {
+    if (error instanceof SimScenarioError) {
       process.stderr.write(
-        `${error.message}\nsession-agent-sim validate FILE lists the same problems without starting a server.\n`,
+        `${error.problems.join('\n')}\nsession-agent-sim validate FILE lists the same problems without starting a server.\n`,
       );
       return 2;
     }

@@ -7,12 +7,34 @@
 import { readFileSync } from 'node:fs';
 import type { CoverageReport } from '../control/coverage.js';
 import type { JournalEntry } from '../control/journal.js';
+import type { SimState } from '../control/state-body.js';
+import { checkOptionNames, CONNECT_OPTIONS, COVERAGE_OPTIONS } from '../options.js';
 import type { RuleListing } from '../state/rule-store.js';
 import { isScenarioPath } from '../scenarios/scenario-library.js';
+import type { Scenario, ScenarioRule } from '../scenarios/scenario-types.js';
+import { SimulatorError } from '../sim-errors.js';
 import type { LogEntry } from '../state/log.js';
 
+export { SimulatorError };
+
 /** A scenario as a test names it: a name in the scenarios folder, a path to a .yaml file, or the scenario as an object. */
-export type ScenarioInput = string | Record<string, unknown>;
+export type ScenarioInput = string | Scenario;
+
+/** `connectSimulator(url, options)`. */
+export interface ConnectOptions {
+  /** The partition the handle drives (default `default`). */
+  partition?: string;
+  /** For a simulator listening beyond loopback, whose control API asks for it. */
+  adminToken?: string;
+  /** What `close()` does instead of deleting the partition (startSimulator's handle stops its server). */
+  close?: () => Promise<void>;
+}
+
+/** A handle's `coverage(options)`. */
+export interface CoverageOptions {
+  /** Merge every partition's counts (parallel workers each cover part of the API). */
+  all?: boolean;
+}
 
 export interface SimulatorHandle {
   /** Base URL of the API; for a partition it carries the `/__partition/NAME` prefix, so a client given it stays inside. */
@@ -30,46 +52,36 @@ export interface SimulatorHandle {
   reset(): Promise<void>;
   /** Switches this partition to another scenario (and resets it). */
   useScenario(scenario: ScenarioInput): Promise<void>;
-  /** Every resource of the scenario and its state now, the rules and the scheduled transitions. */
-  state(): Promise<Record<string, unknown>>;
+  /**
+   * Every resource of the scenario and its state now, the rules and the scheduled transitions. Without a
+   * scenario `scenario` is null and no resource is listed.
+   */
+  state(): Promise<SimState>;
   /** Recent exchanges: operation, who answered, status, `_tag`, rule, what changed. */
   journal(): Promise<JournalEntry[]>;
   /** The domain events (and control actions) of the partition's log, oldest first. */
   events(): Promise<LogEntry[]>;
   readonly rules: {
     /** Adds a rule in the scenario format's `rules` shape; resolves to its id. */
-    add(rule: Record<string, unknown>): Promise<string>;
+    add(rule: ScenarioRule): Promise<string>;
     list(): Promise<RuleListing[]>;
     remove(id: string): Promise<void>;
     clear(): Promise<void>;
   };
   /** What the requests so far covered; `{ all: true }` merges every partition. */
-  coverage(options?: { all?: boolean }): Promise<CoverageReport>;
+  coverage(options?: CoverageOptions): Promise<CoverageReport>;
   /** The same handle for another partition (created on first use, from this simulator's scenario). */
   partition(name: string): SimulatorHandle;
   /** For a partition: deletes it. For the simulator started by `startSimulator`: stops it and frees everything. */
   close(): Promise<void>;
 }
 
-/** A control-API refusal, with the simulator's own words on how to fix it. */
-export class SimulatorError extends Error {
-  constructor(
-    message: string,
-    readonly tag: string,
-    readonly status: number,
-    readonly hint?: string,
-    readonly problems?: string[],
-  ) {
-    super(hint ? `${message} (${hint})` : message);
-    this.name = 'SimulatorError';
-  }
-}
-
-/** `adminToken`: for a simulator listening beyond loopback, whose control API asks for it. */
-export function connectSimulator(
-  url: string,
-  options: { partition?: string; adminToken?: string; close?: () => Promise<void> } = {},
-): SimulatorHandle {
+/**
+ * A handle on a simulator already running at `url`. A refusal of the control API rejects with the
+ * SimulatorError class of its tag (`SimRuleError`, `SimScenarioError`, …), as it would be thrown in-process.
+ */
+export function connectSimulator(url: string, options: ConnectOptions = {}): SimulatorHandle {
+  checkOptionNames(options, CONNECT_OPTIONS, 'connectSimulator');
   const base = url.replace(/\/+$/, '');
   const name = options.partition ?? 'default';
   const scoped = name === 'default' ? base : `${base}/__partition/${encodeURIComponent(name)}`;
@@ -85,15 +97,7 @@ export function connectSimulator(
     });
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    if (!res.ok) {
-      throw new SimulatorError(
-        String(parsed.message ?? `${method} ${path} answered ${res.status}`),
-        String(parsed._tag ?? 'SimError'),
-        res.status,
-        parsed.hint as string | undefined,
-        parsed.problems as string[] | undefined,
-      );
-    }
+    if (!res.ok) throw SimulatorError.fromAnswer(res.status, parsed, `${method} ${path} answered ${res.status}`);
     return parsed as T;
   };
 
@@ -132,7 +136,10 @@ export function connectSimulator(
         await call('DELETE', '/rules');
       },
     },
-    coverage: (opts) => call('GET', opts?.all ? '/coverage?all' : '/coverage'),
+    coverage: async (opts) => {
+      checkOptionNames(opts, COVERAGE_OPTIONS, 'coverage');
+      return call('GET', opts?.all ? '/coverage?all' : '/coverage');
+    },
     partition: (other) => connectSimulator(base, { partition: other, adminToken: options.adminToken }),
     close: async () => {
       if (options.close) return options.close();

@@ -23,6 +23,7 @@ import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
 import type { Partition, Partitions } from '../state/partitions.js';
 import { addRuntimeRule, listRules } from './runtime-rules.js';
+import { stateBody, type ClockState } from './state-body.js';
 
 export const CONTROL_PREFIX = '/__sim';
 
@@ -47,7 +48,7 @@ type ControlRoute = (request: ControlRequest) => Answer;
 
 export function createControl(deps: ControlDeps): (exchange: Exchange, partition: Partition) => Answer {
   const { spec, partitions, library } = deps;
-  const clockBody = (p: Partition) => ({
+  const clockBody = (p: Partition): ClockState => ({
     partition: p.name,
     now: p.clock.now(),
     iso: new Date(p.clock.now()).toISOString(),
@@ -143,12 +144,10 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     },
     '/__sim/state': {
       GET: ({ partition }) =>
-        jsonAnswer(200, {
-          ...scenarioBody(partition),
-          ...partition.snapshot(),
-          rules: listRules(partition),
-          timers: partition.clock.timers(),
-        }),
+        jsonAnswer(
+          200,
+          stateBody(clockBody(partition), partition.snapshot(), listRules(partition), partition.clock.timers()),
+        ),
     },
     '/__sim/rules': {
       GET: ({ partition }) => jsonAnswer(200, { partition: partition.name, rules: listRules(partition) }),

@@ -6,6 +6,7 @@
  * that breaks the spec's schema is held to its status and `_tag` only. Event streams are not interactions to
  * compare one by one: the events they carried are set beside the ones the scenario published, as notes.
  */
+import type { Scenario } from '../scenarios/scenario-types.js';
 import { startSimulator } from '../start-simulator.js';
 import type { SimulatorHandle } from '../client/simulator-handle.js';
 import {
@@ -51,7 +52,9 @@ export async function scenarioDiff(
   timeline: Timeline,
   options: DiffOptions = {},
 ): Promise<DiffReport> {
-  const sim = await startSimulator({ scenario, ...(options.seed ? { seed: options.seed } : {}) });
+  // A draft inference built is not typed as the format: the simulator checks it as it loads it.
+  const given = scenario as string | Scenario;
+  const sim = await startSimulator({ scenario: given, ...(options.seed ? { seed: options.seed } : {}) });
   try {
     return await play(sim, timeline, options.toleranceMs ?? DEFAULT_TOLERANCE_MS);
   } finally {

@@ -4,7 +4,7 @@
  * so a request or an event looks its kind up instead of asking every kind.
  */
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
-import type { World } from '../state/world.js';
+import type { World, WorldSnapshot } from '../state/world.js';
 import type { Appliers, Handlers, Json, Kind, Publication, Surroundings, Timeline } from './kind.js';
 
 type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: Json };
@@ -37,7 +37,7 @@ export interface KindCatalog {
   /** A resource's state now; undefined for a kind without states or an id the world does not have. */
   stateOf(world: World, kind: string, id: string): string | undefined;
   /** Every resource and its state now, kind by kind. */
-  snapshot(world: World): Record<string, unknown>;
+  snapshot(world: World): WorldSnapshot;
   /** What each stateful kind's resources in the scenario can do, as transitions. */
   possible(scenario: World['scenario']): Transition[];
 }
@@ -74,10 +74,8 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     },
     stateOf: (world, kind, id) => byName.get(kind)?.stateOf?.(world, id),
     snapshot: (world) =>
-      Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as Record<
-        string,
-        unknown
-      >,
+      // Every kind returns its part of WorldSnapshot (its declaration merging says which part is its).
+      Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as WorldSnapshot,
     possible: (scenario) =>
       list.flatMap((k) => (k.possible?.(scenario) ?? []).map((t) => ({ ...t, kind: k.name }) as Transition)),
   };

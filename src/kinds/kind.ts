@@ -15,7 +15,7 @@ import type { ScenarioDefinition, ScenarioSections } from '../scenarios/definiti
 import type { Path } from '../scenarios/format.js';
 import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
 import type { IdFactory, Random } from '../state/random.js';
-import type { World, WorldTables } from '../state/world.js';
+import type { World, WorldSnapshot, WorldTables } from '../state/world.js';
 import type { Timeline as RecordedTimeline } from '../derive/timeline.js';
 import type { DraftSoFar, Inferred, Json } from './draft.js';
 
@@ -137,8 +137,8 @@ export interface Kind {
   seed?(scenario: ScenarioDefinition): Partial<WorldTables>;
   /** A resource's state now, for rules' `when.state`. */
   stateOf?(world: World, id: string): string | undefined;
-  /** Its resources and their state now, for `GET /__sim/state`. */
-  snapshot?(world: World): Record<string, unknown>;
+  /** Its resources and their state now, for `GET /__sim/state`: its part of `WorldSnapshot`. */
+  snapshot?(world: World): Partial<WorldSnapshot>;
   readonly handlers?: Handlers;
   readonly appliers?: Appliers;
   readonly timeline?: Timeline;

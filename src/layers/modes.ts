@@ -28,7 +28,9 @@ export function createModePassThrough(
   const replayer =
     config.replay === undefined
       ? undefined
-      : createReplayer(config.replay, rules, config.ignore, config.replayExhausted);
+      : replayerOf(config.replay, () =>
+          createReplayer(config.replay as string, rules, config.ignore, config.replayExhausted),
+        );
   // Hybrid replay records what it had to forward into the recording it replays.
   const recordTo = config.record ?? (replayer && upstream ? config.replay : undefined);
   const header: RecordingHeader = {
@@ -45,4 +47,25 @@ export function createModePassThrough(
           scrub: secrets?.scrub,
         });
   return createPassThrough({ upstream, recorder, replayer });
+}
+
+/** A recording that cannot be read (broken YAML mid-file, a directory, unreadable) refuses the start as an option would. */
+function replayerOf<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    // What reading the file says (a code from the file system, a document that does not parse); anything
+    // else is the simulator's own failure, and stays one.
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = error instanceof Error ? error.message : '';
+    if (error instanceof ConfigError || (code === undefined && !message.startsWith('recording document '))) throw error;
+    const why = code ?? message.split('\n')[0];
+    throw Object.assign(
+      new ConfigError(
+        `cannot replay ${file}: ${why}`,
+        'Give a recording written by record (or replay --upstream), or repair the document the message names',
+      ),
+      { cause: error },
+    );
+  }
 }

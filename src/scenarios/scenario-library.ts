@@ -4,11 +4,11 @@
  * that serves them, so each file is loaded once per process.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SimScenarioNotFoundError } from '../errors.js';
+import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
 import type { SpecIndex } from '../openapi/openapi.js';
-import type { ScenarioDefinition } from './definition.js';
+import { describeProblem, ScenarioError, type ScenarioDefinition } from './definition.js';
 import { loadScenarioFile, loadScenarioObject, parseScenario } from './load-scenario.js';
 
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -16,6 +16,10 @@ export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.me
 /** A scenario as a caller names it: its name, a path to its file, or the scenario itself. */
 export type ScenarioSource = string | Record<string, unknown>;
 
+/**
+ * A library's loads refuse with `SimScenarioError` (a SimulatorError, its problems one line each), whoever
+ * asked: a caller of the package, or the control API answering it.
+ */
 export interface ScenarioLibrary {
   available(): string[];
   /** A name, a path or an object: for whoever started the simulator (its paths are theirs to choose). */
@@ -63,24 +67,40 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
           available(),
           'over HTTP a scenario is a name from the list, or its YAML text as {"yaml": "…"}',
         );
-      return library.load(name);
+      // Over HTTP the answer does not show the simulator's folders to whoever asked.
+      return load(name, false);
     },
-    loadText: (text, file) => parseScenario(text, file, spec),
-    load(source) {
-      if (typeof source !== 'string') return loadScenarioObject(source, spec);
-      const file = resolveFile(source);
-      if (!existsSync(file)) throw new SimScenarioNotFoundError(source, available());
-      // Keyed by the file's mtime and size: a file edited since (hot reload, a test rewriting it) loads afresh.
-      const { mtimeMs, size } = statSync(file);
-      const key = `${file}\0${mtimeMs}\0${size}`;
-      let definition = loaded.get(key);
-      if (!definition) {
-        definition = loadScenarioFile(file, spec);
-        for (const old of loaded.keys()) if (old.startsWith(`${file}\0`)) loaded.delete(old);
-        loaded.set(key, definition);
-      }
-      return definition;
-    },
+    loadText: (text, file) => refused(() => parseScenario(text, file, spec)),
+    load: (source) => load(source, true),
+  };
+  const load = (source: ScenarioSource, showFolders: boolean): ScenarioDefinition => {
+    if (typeof source !== 'string') return refused(() => loadScenarioObject(source, spec));
+    const file = resolveFile(source);
+    if (!existsSync(file)) {
+      // A path is read from the working directory, which may not be the one the caller thought.
+      const folder = isScenarioPath(source) ? dirname(file) : directory;
+      throw new SimScenarioNotFoundError(source, available(), undefined, showFolders ? [folder] : []);
+    }
+    // Keyed by the file's mtime and size: a file edited since (hot reload, a test rewriting it) loads afresh.
+    const { mtimeMs, size } = statSync(file);
+    const key = `${file}\0${mtimeMs}\0${size}`;
+    let definition = loaded.get(key);
+    if (!definition) {
+      definition = refused(() => loadScenarioFile(file, spec));
+      for (const old of loaded.keys()) if (old.startsWith(`${file}\0`)) loaded.delete(old);
+      loaded.set(key, definition);
+    }
+    return definition;
   };
   return library;
+}
+
+/** A scenario that does not load, as the SimulatorError the package refuses with; its places stay its cause's. */
+function refused(load: () => ScenarioDefinition): ScenarioDefinition {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    throw Object.assign(new SimScenarioError(error.problems.map(describeProblem)), { cause: error });
+  }
 }

@@ -10,7 +10,7 @@ import { createClock, DEFAULT_START, type Clock } from './clock.js';
 import type { DomainEvent, EventCause, EventDraft } from './events.js';
 import { createEventLog, type ControlAction, type EventLog } from './log.js';
 import { createIds, createRandom, type IdFactory } from './random.js';
-import { createWorld, type World } from './world.js';
+import { createWorld, type World, type WorldSnapshot } from './world.js';
 
 export interface Engine {
   readonly clock: Clock;
@@ -22,7 +22,7 @@ export interface Engine {
   /** A resource's state now, by kind and id; undefined without a world, or for an id it does not have. */
   stateOf(kind: string, id: string): string | undefined;
   /** Every resource and its state now (`GET /__sim/state`); undefined without a world. */
-  snapshot(): Record<string, unknown> | undefined;
+  snapshot(): WorldSnapshot | undefined;
   /** Advances the clock, firing what falls due on the way; logged as a control action. */
   advance(ms: number): number;
   /**

@@ -11,6 +11,16 @@ import { createIds, createRandom, type IdFactory } from './random.js';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each kind
 export interface WorldTables {}
 
+/**
+ * Every resource and its state now, as `GET /__sim/state` and a handle's `state()` show it: each kind adds
+ * its part here (declaration merging) and its `snapshot` must return exactly that, so the handle's type and
+ * what the simulator sends have one source.
+ */
+export interface WorldSnapshot {
+  /** The scenario's name. */
+  scenario: string;
+}
+
 export type World = WorldTables & {
   readonly scenario: ScenarioDefinition;
   readonly ids: IdFactory;

@@ -7,7 +7,7 @@
  */
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { startSimulator, type Scenario, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
@@ -22,7 +22,7 @@ afterEach(async () => {
   for (const item of running.splice(0).reverse()) await item.close();
 });
 
-async function start(scenario: string | Json): Promise<{ sim: SimulatorHandle; client: Client }> {
+async function start(scenario: string | Scenario): Promise<{ sim: SimulatorHandle; client: Client }> {
   const sim = await startSimulator({ scenario });
   running.push(sim);
   return { sim, client: createOpencodeClient({ baseUrl: sim.url }) };
@@ -238,7 +238,7 @@ const OWN = {
       { ...ORG, orgID: 'org_labs', orgName: 'Labs' },
     ],
   },
-};
+} satisfies Scenario;
 
 describe("a scenario's own catalogue", () => {
   it('replaces every default', async () => {

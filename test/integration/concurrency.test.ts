@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { defineScenario } from '../../src/index.js';
 import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording, type Interaction } from '../../src/recordings/format.js';
 import { send, sendTogether, startUpstream, type Outgoing, type Reply, type Upstream } from '../support/loopback.js';
@@ -20,7 +21,7 @@ const ATT = 'con_203a64b00001CrBDw85dYNzrGb';
 const CRED = 'cred_203a64c10001ChatGptProAbCd';
 
 /** One session with a pending question, one pending form, an integration and an OAuth attempt settling on poll 3. */
-const RACES = {
+const RACES = defineScenario({
   name: 'races',
   sessions: [{ id: SES, messages: [{ type: 'user', text: 'Add an avatar' }], questions: [QUE] }],
   forms: [
@@ -58,7 +59,7 @@ const RACES = {
       settles: { as: 'complete', poll: 3, credential: { id: CRED, label: 'ChatGPT Pro' } },
     },
   ],
-};
+});
 
 interface LogEntryView {
   kind: string;

@@ -8,6 +8,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
+import type { Scenario } from '../../src/scenarios/scenario-types.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
@@ -39,7 +40,7 @@ const SCENARIO = {
   projectCopy: { copies: [{ directory: DIRTY_COPY, dirty: true }] },
   worktrees: [{ name: 'hotfix-login' }],
   workspaces: [{ id: WRK, name: 'design-review', branch: 'design/review' }],
-};
+} satisfies Scenario;
 
 let sim: Sim;
 let client: ReturnType<typeof createOpencodeClient>;

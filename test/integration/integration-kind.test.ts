@@ -6,7 +6,7 @@
  */
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type SimulatorHandle } from '../../src/index.js';
+import { defineScenario, startSimulator, type Scenario, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
@@ -15,7 +15,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 type Frame = { type: string; data: Json; location?: Json; durable?: unknown };
 
 /** One integration with a scripted failure, and one whose OAuth attempt settles on its second poll. */
-const SCRIPTED = {
+const SCRIPTED = defineScenario({
   name: 'integrations-scripted',
   integrations: [
     {
@@ -41,7 +41,7 @@ const SCRIPTED = {
       connections: [{ type: 'env', name: 'ACME_API_KEY' }],
     },
   ],
-};
+});
 
 let sim: SimulatorHandle;
 const running: AbortController[] = [];
@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 /** The official client on a partition of its own, and its event stream as read so far. */
-async function world(name: string, scenario?: Json) {
+async function world(name: string, scenario?: Scenario) {
   const handle = sim.partition(name);
   if (scenario) await handle.useScenario(scenario);
   // Every answer the world gives is checked by the pipeline too: none may carry a violation.

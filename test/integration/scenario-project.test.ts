@@ -8,6 +8,7 @@ import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
 import { startServer, type RunningSimulator } from '../../src/server.js';
+import type { Scenario } from '../../src/scenarios/scenario-types.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { PROJECT_ID } from '../support/requests.js';
 
@@ -53,7 +54,7 @@ const SCENARIO = {
   ],
   attempts: [{ id: ATTEMPT, integrationID: 'openai', created: '2026-11-22T08:55:00Z' }],
   files: ['src/server.ts', 'package.json'],
-};
+} satisfies Scenario;
 const WITHOUT_PROJECT = { name: 'no-project', shells: [{ id: PLAIN_SHELL, command: 'npm run lint' }] };
 
 let app: SimApp;

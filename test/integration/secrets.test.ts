@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/version.js';
 import type { SimOptions } from '../../src/config.js';
+import type { Scenario } from '../../src/scenarios/scenario-types.js';
 import { scenarioFrom } from '../../src/derive/scenario-from.js';
 import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
@@ -83,7 +84,7 @@ const SCENARIO = {
     },
   ],
   integrations: [{ id: 'openai', name: 'OpenAI', methods: [{ type: 'key' }], connections: [] }],
-};
+} satisfies Scenario;
 
 /** The planted traffic: every secret in the place a client would put it. `prefix`: a partition's path prefix. */
 function traffic(prefix = ''): Outgoing[] {

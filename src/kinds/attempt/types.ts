@@ -43,6 +43,16 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly attempts: Map<string, AttemptState>;
   }
+  interface WorldSnapshot {
+    attempts: Array<
+      Pick<AttemptDefinition, 'id' | 'integrationID'> & {
+        state: AttemptStatus;
+        polls: number;
+        /** How a started attempt was started; absent for one the scenario declares. */
+        mode?: OAuthMode;
+      }
+    >;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -25,6 +25,10 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly console: { active?: ConsoleChoice };
   }
+  interface WorldSnapshot {
+    /** The active org's account and org ids; null when none is (no account logged in). */
+    console: { active: ConsoleChoice | null };
+  }
 }
 
 declare module '../../state/events.js' {

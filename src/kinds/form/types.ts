@@ -31,6 +31,9 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly forms: Map<string, FormState>;
   }
+  interface WorldSnapshot {
+    forms: Array<{ id: string; sessionID: string; state: FormStatus; answer?: FormState['answer'] }>;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -45,6 +45,9 @@ declare module '../../state/world.js' {
     /** Integrations with their live connections, in the order listed. */
     readonly integrations: Map<string, IntegrationRecord>;
   }
+  interface WorldSnapshot {
+    integrations: Array<Pick<IntegrationRecord, 'id' | 'connections'>>;
+  }
 }
 
 declare module '../../state/events.js' {

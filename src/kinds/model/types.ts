@@ -36,6 +36,10 @@ declare module '../../state/world.js' {
     /** What of the catalogue has appeared: everything with `appears` up to this instant. */
     readonly catalogue: { revealedUntil: number };
   }
+  interface WorldSnapshot {
+    /** Providers of the catalogue, and whether they are listed yet (one may `appear` later). */
+    providers: Array<{ id: string; listed: boolean }>;
+  }
 }
 
 declare module '../../state/events.js' {

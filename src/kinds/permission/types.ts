@@ -64,6 +64,10 @@ declare module '../../state/world.js' {
     readonly permissions: Map<string, PermissionState>;
     readonly savedPermissions: Map<string, SavedPermission>;
   }
+  interface WorldSnapshot {
+    permissions: Array<{ id: string; sessionID: string; state: PermissionStatus; reply?: PermissionReply }>;
+    savedPermissions: SavedPermission[];
+  }
 }
 
 declare module '../../state/events.js' {

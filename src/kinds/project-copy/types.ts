@@ -19,6 +19,9 @@ declare module '../../state/world.js' {
     /** The copies with modified or untracked files. */
     readonly dirtyCopies: Set<string>;
   }
+  interface WorldSnapshot {
+    projectCopies: Array<{ directory: string; dirty: boolean }>;
+  }
 }
 
 declare module '../../state/events.js' {

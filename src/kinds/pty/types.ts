@@ -84,6 +84,9 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly ptys: Map<string, PtyState>;
   }
+  interface WorldSnapshot {
+    ptys: Array<{ id: string; state: PtyStatus; exitCode?: number; connections?: number }>;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -47,6 +47,9 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly questions: Map<string, QuestionState>;
   }
+  interface WorldSnapshot {
+    questions: Array<{ id: string; sessionID: string; state: QuestionStatus; answers?: QuestionState['answers'] }>;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -222,6 +222,10 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly sessions: Map<string, SessionState>;
   }
+  interface WorldSnapshot {
+    /** `messages`: how many the session has now. */
+    sessions: Array<{ id: string; state: SessionStatus; messages: number }>;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -37,6 +37,10 @@ declare module '../../state/world.js' {
   interface WorldTables {
     readonly shells: Map<string, ShellState>;
   }
+  interface WorldSnapshot {
+    /** `deadline`: when a running shell times out (virtual ms), null when it does not. */
+    shells: Array<{ id: string; state: ShellStatus; deadline: number | null }>;
+  }
 }
 
 declare module '../../state/events.js' {

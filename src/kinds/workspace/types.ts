@@ -26,6 +26,9 @@ declare module '../../state/world.js' {
     /** The workspace each warped session is in (a session detached to the local project has none). */
     readonly sessionWorkspaces: Map<string, string>;
   }
+  interface WorldSnapshot {
+    workspaces: Array<Pick<WorkspaceDefinition, 'id' | 'name' | 'status'>>;
+  }
 }
 
 declare module '../../state/events.js' {

@@ -18,6 +18,9 @@ declare module '../../state/world.js' {
     /** The project's worktrees by name (names are unique: they are the directories' names). */
     readonly worktrees: Map<string, WorktreeDefinition>;
   }
+  interface WorldSnapshot {
+    worktrees: WorktreeDefinition[];
+  }
 }
 
 declare module '../../state/events.js' {

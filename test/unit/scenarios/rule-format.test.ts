@@ -36,7 +36,7 @@ describe('readRuntimeRule', () => {
 
   it('suggests the closest operation for an unknown one', () => {
     expect(refusal({ when: { operation: 'v2.session.compcat' }, then: { status: 200 } })).toBe(
-      "runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec. Did you mean v2.session.compact? GET /__sim/operations (or docs/operations.md) lists them. A path the spec lacks is matched by method and path, with outsideSpec: true.",
+      'runtime rule rul_1: when.operation: no operation v2.session.compcat in the spec. Did you mean v2.session.compact? GET /__sim/operations (or docs/operations.md) lists them. A path the spec lacks is matched by method and path, with outsideSpec: true.',
     );
   });
 
