@@ -40,6 +40,7 @@ import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
 import { KINDS } from './kinds/registry.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
+import { rebaseScenario } from './scenarios/load-scenario.js';
 import { checkAnswer, checkedAnswer } from './openapi/answer-check.js';
 import { toDeclaredError } from './openapi/input-errors.js';
 import { projectContext } from './openapi/location.js';
@@ -111,6 +112,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     kinds: KINDS,
     seed: config.seed,
     realTime: config.realTime,
+    rebase: (definition, at) => rebaseScenario(definition, at, spec),
     initial,
     max: config.maxPartitions,
     project,

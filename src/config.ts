@@ -22,7 +22,10 @@ export interface SimOptions {
   /** Project id reported in `location.project.id`; derived from projectDir when omitted. */
   projectId?: string;
   specPath?: string;
-  /** Let the clock follow wall time instead of moving only when advanced. */
+  /**
+   * Let the clock follow wall time instead of moving only when advanced. It starts at the wall clock's now, and
+   * the scenario's instants keep their distance from its start (a date-time it wrote too), unless it pins `start`.
+   */
   realTime?: boolean;
   /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
   scenario?: string | Record<string, unknown>;

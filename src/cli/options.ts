@@ -88,7 +88,7 @@ export const OPTIONS = {
   },
   'real-time': {
     type: 'boolean',
-    help: 'let the clock follow wall time',
+    help: "let the clock follow wall time, starting at now (a scenario's instants count from then unless it pins start)",
     shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
   },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
