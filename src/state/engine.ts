@@ -96,7 +96,7 @@ export function createEngine(options: EngineOptions): Engine {
     scenario = chosen && now !== undefined && options.rebase ? options.rebase(chosen, now) : chosen;
     world = scenario ? createWorld(scenario, kinds) : undefined;
     eventIds = createIds(createRandom(`${scenario?.seed ?? options.seed}:events`));
-    clock.reset(scenario?.start ?? now ?? DEFAULT_START);
+    clock.reset(scenario?.start ?? now ?? DEFAULT_START, now);
     reschedule();
   };
 
