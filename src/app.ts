@@ -116,7 +116,13 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     initial,
     max: config.maxPartitions,
     project,
-    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers }),
+    ...partitionReaders({
+      spec,
+      kinds: KINDS,
+      seed: config.seed,
+      maxSubscribers: config.maxSubscribers,
+      simEvents: config.simEvents,
+    }),
   });
   // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
   // it is the source, the mock (a real server or its recording answers otherwise).

@@ -27,6 +27,12 @@ export interface SimOptions {
    * the scenario's instants keep their distance from its start (a date-time it wrote too), unless it pins `start`.
    */
   realTime?: boolean;
+  /**
+   * Put the simulator's own event types (`integration.attempt.settled`, `shell.timeout.updated`, …, which the
+   * official client's `V2Event` does not know) on the public event streams too. Without it they are only in
+   * the log: `/__sim/live`, the journal and the inspector show them.
+   */
+  simEvents?: boolean;
   /** Scenario to serve: a name in scenarios/ or a path to a .yaml file. Without one, the spec's examples answer. */
   scenario?: string | Record<string, unknown>;
   /** Proxy mode: forward every request to this server (http or https URL) and check its answers. */
@@ -86,6 +92,7 @@ export const DEFAULTS = {
   projectDir: '/home/dev/acme-web',
   specPath: DEFAULT_SPEC_PATH,
   realTime: false,
+  simEvents: false,
   // Room for the largest thing a client sends (a long synthetic message, a pasted file) many times over,
   // while ten concurrent uploads at the limit still fit in ~100 MB.
   bodyLimit: 10 * 1024 * 1024,

@@ -69,6 +69,7 @@ export const COMMANDS = {
       { name: 'dynamic' },
       { name: 'project-dir' },
       { name: 'real-time' },
+      { name: 'sim-events' },
       { name: 'watch' },
       { name: 'coverage' },
       // What the inspector and the control API show of a request is masked by the same rules as a recording.

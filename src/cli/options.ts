@@ -91,6 +91,11 @@ export const OPTIONS = {
     help: "let the clock follow wall time, starting at now (a scenario's instants count from then unless it pins start)",
     shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
   },
+  'sim-events': {
+    type: 'boolean',
+    help: "put the simulator's own event types (which the official client does not know) on /api/event too",
+    shownDefault: 'only on /__sim/live and in the journal',
+  },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
   'upstream-timeout': {
     type: 'string',

@@ -20,6 +20,8 @@ export interface ReaderOptions {
   seed: string;
   /** Event-stream subscribers open at once, over all partitions. */
   maxSubscribers?: number;
+  /** The simulator's own event types on the public streams too (`--sim-events`). */
+  simEvents?: boolean;
 }
 
 export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions, 'streams' | 'readers'> {
@@ -41,6 +43,7 @@ export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions
         seed: options.seed,
         kinds: options.kinds,
         quota: streams.subscribers,
+        simEvents: options.simEvents,
       }),
     }),
   };
