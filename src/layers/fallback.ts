@@ -42,9 +42,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
   const freshHash = `${spec.hash}:fresh`;
   let freshRegistered: Promise<void> | undefined;
   const fresh = () =>
-    (freshRegistered ??= registerSpec(freshHash, () =>
-      withoutExamples(forGeneration(structuredClone(spec.document))),
-    ));
+    (freshRegistered ??= registerSpec(freshHash, () => withoutExamples(forGeneration(structuredClone(spec.document)))));
   const generate = async (request: MockRequest) => {
     await fresh();
     return mock({ ...request, specHash: freshHash });
