@@ -44,6 +44,7 @@ import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues, type SecretValues } from './recordings/secret-values.js';
 import { KINDS } from './kinds/registry.js';
 import { createScenarioLibrary, type ScenarioLibrary } from './scenarios/scenario-library.js';
+import { rebaseScenario } from './scenarios/load-scenario.js';
 import { checkAnswer, checkedAnswer } from './openapi/answer-check.js';
 import { toDeclaredError } from './openapi/input-errors.js';
 import { projectContext } from './openapi/location.js';
@@ -141,10 +142,18 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     kinds: KINDS,
     seed: config.seed,
     realTime: config.realTime,
+    rebase: (definition, at) => rebaseScenario(definition, at, spec),
     initial,
     max: config.maxPartitions,
     project,
-    ...partitionReaders({ spec, kinds: KINDS, seed: config.seed, maxSubscribers: config.maxSubscribers, printer }),
+    ...partitionReaders({
+      spec,
+      kinds: KINDS,
+      seed: config.seed,
+      maxSubscribers: config.maxSubscribers,
+      printer,
+      simEvents: config.simEvents,
+    }),
   });
   // The mode picks the source, and only that: the last layer, which always answers. Prism is loaded only where
   // it is the source, the mock (a real server or its recording answers otherwise).

@@ -34,8 +34,17 @@ export interface SimOptions {
   spec?: string | Record<string, unknown>;
   /** The same as `spec` given as a path (its older name). */
   specPath?: string;
-  /** Let the clock follow wall time instead of moving only when advanced. */
+  /**
+   * Let the clock follow wall time instead of moving only when advanced. It starts at the wall clock's now, and
+   * the scenario's instants keep their distance from its start (a date-time it wrote too), unless it pins `start`.
+   */
   realTime?: boolean;
+  /**
+   * Put the simulator's own event types (`integration.attempt.settled`, `shell.timeout.updated`, …, which the
+   * official client's `V2Event` does not know) on the public event streams too. Without it they are only in
+   * the log: `/__sim/live`, the journal and the inspector show them.
+   */
+  simEvents?: boolean;
   /**
    * Scenario to serve: a name in scenarios/, a path to a .yaml file, or the scenario as an object (typed by the
    * format; `defineScenario` checks one written apart). Without one, the spec's examples answer.
@@ -107,6 +116,7 @@ export const DEFAULTS = {
   projectDir: '/home/dev/acme-web',
   specPath: DEFAULT_SPEC_PATH,
   realTime: false,
+  simEvents: false,
   // Room for the largest thing a client sends (a long synthetic message, a pasted file) many times over,
   // while ten concurrent uploads at the limit still fit in ~100 MB.
   bodyLimit: 10 * 1024 * 1024,

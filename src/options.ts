@@ -41,6 +41,7 @@ export const SIM_OPTIONS = {
   log: true,
   spec: true,
   logExchanges: true,
+  simEvents: true,
 } as const satisfies Names<SimOptions>;
 
 /** `SimOptions['redact']`. */

@@ -72,6 +72,7 @@ export const COMMANDS = {
       { name: 'dynamic' },
       { name: 'project-dir' },
       { name: 'real-time' },
+      { name: 'sim-events' },
       { name: 'watch' },
       { name: 'coverage' },
       ...OUTPUT,

@@ -88,7 +88,7 @@ export const OPTIONS = {
   },
   'real-time': {
     type: 'boolean',
-    help: 'let the clock follow wall time',
+    help: "let the clock follow wall time, starting at now (a scenario's instants count from then unless it pins start)",
     shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
   },
   spec: {
@@ -98,6 +98,11 @@ export const OPTIONS = {
     shownDefault: 'spec/session-agent.openapi.yaml',
   },
   json: { type: 'boolean', help: 'print JSON for machines instead of lines for people' },
+  'sim-events': {
+    type: 'boolean',
+    help: "put the simulator's own event types (which the official client does not know) on /api/event too",
+    shownDefault: 'only on /__sim/live and in the journal',
+  },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },
   'upstream-timeout': {
     type: 'string',

@@ -83,6 +83,7 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     projectDir: values['project-dir'],
     realTime: values['real-time'],
     spec: values.spec,
+    simEvents: values['sim-events'],
     // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
     scenario: command !== 'mock' || values.scenario === 'none' ? undefined : (values.scenario ?? 'default'),
     upstream: command === 'mock' ? undefined : values.upstream,

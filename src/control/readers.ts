@@ -23,6 +23,8 @@ export interface ReaderOptions {
   maxSubscribers?: number;
   /** Prints each partition's exchanges (the terminal's lines), when the simulator was asked to. */
   printer?: ExchangePrinter;
+  /** The simulator's own event types on the public streams too (`--sim-events`). */
+  simEvents?: boolean;
 }
 
 export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions, 'streams' | 'readers'> {
@@ -48,6 +50,7 @@ export function partitionReaders(options: ReaderOptions): Pick<PartitionsOptions
           seed: options.seed,
           kinds: options.kinds,
           quota: streams.subscribers,
+          simEvents: options.simEvents,
         }),
       };
     },

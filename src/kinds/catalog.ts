@@ -21,6 +21,8 @@ export interface KindCatalog {
   readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
   /** Domain events no client sees. */
   readonly internal: ReadonlySet<EventType>;
+  /** Published types the official client does not know: on the public streams only with `--sim-events`. */
+  readonly simOnly: ReadonlySet<string>;
   readonly reshape: ReadonlyMap<string, Reshape>;
   readonly follow: ReadonlyMap<string, Follow>;
   /** The durable aggregate a published event belongs to, if any kind says it has one. */
@@ -55,6 +57,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
     stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
     internal: new Set(publications.flatMap((p) => p.internal ?? [])),
+    simOnly: new Set(publications.flatMap((p) => p.simOnly ?? [])),
     reshape: merged<Reshape>((p) => p.reshape),
     follow: followers(publications),
     aggregate(type, data) {

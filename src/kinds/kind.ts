@@ -84,6 +84,12 @@ export interface Surroundings {
 export interface Publication {
   /** Types no client would see from the real server: a public event that follows says it all. */
   internal?: readonly EventType[];
+  /**
+   * Published types that neither the official client's `V2Event` nor the real server's document knows (the
+   * simulator's own notes, or a newer server's types the client cannot name): kept off the public streams
+   * unless asked for (`--sim-events`); the log, and so `/__sim/live` and the journal, always has them.
+   */
+  simOnly?: readonly string[];
   /** Where the domain event's data is not the client's: the type and data published instead. */
   reshape?: {
     [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json };

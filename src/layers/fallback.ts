@@ -1,6 +1,8 @@
 /**
  * Schema-driven answers: spec examples, or json-schema-faker bodies when dynamic, both from Prism
- * (`prism-mocker.ts`), seeded per request so an answer depends on the seed and the request alone.
+ * (`prism-mocker.ts`), seeded per request so an answer depends on the seed and the request alone. A dynamic
+ * body is generated from a copy of the spec without its examples (json-schema-faker would otherwise hand back
+ * an example it finds on the schema), and drawn again until the operation's response schema accepts it.
  */
 import { createHash } from 'node:crypto';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
@@ -36,6 +38,15 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
     await prism();
     return mock(request);
   };
+  // The same operations with no example anywhere: what a dynamic answer is generated from.
+  const freshHash = `${spec.hash}:fresh`;
+  let freshRegistered: Promise<void> | undefined;
+  const fresh = () =>
+    (freshRegistered ??= registerSpec(freshHash, () => withoutExamples(forGeneration(structuredClone(spec.document)))));
+  const generate = async (request: MockRequest) => {
+    await fresh();
+    return mock({ ...request, specHash: freshHash });
+  };
   // An example answer depends only on the spec, the operation, the status and the example's name: every
   // operation's are worked out once per spec and kept on disk, so serving examples needs no Prism at all.
   const cacheKey = hashOf(spec.hash, codeVersion());
@@ -48,7 +59,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
     Object.entries(stored).map(([key, result]) => [key, Promise.resolve(result)]),
   );
   const generated = new Map<string, Promise<MockResult>>();
-  if (options.dynamic) void prism().catch(() => {}); // warmed in the background; the first answer waits if it must
+  if (options.dynamic) void fresh().catch(() => {}); // warmed in the background; the first answer waits if it must
   return {
     async answer(request) {
       const base: MockRequest = {
@@ -70,10 +81,13 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
         async () => {
           for (let draw = 0; draw < GENERATION_DRAWS; draw++) {
             try {
-              return await mockWithPrism({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
+              const generated = await generate({ ...base, seed: draw === 0 ? seed : `${seed}:${draw}` });
+              const check = request.operation.responses.get(generated.status)?.check;
+              if (generated.body === undefined || !check || check(generated.body).length === 0) return generated;
             } catch {
               // json-schema-faker trips over some random draws of nested oneOf/arrays; another draw usually works.
             }
+            // A draw the schema refuses (a format or pattern json-schema-faker misses) is drawn again.
           }
           return mockWithPrism({ ...base, dynamic: false }); // the example: a believable answer beats an error
         },
@@ -182,11 +196,32 @@ function forGeneration(document: Record<string, unknown>): Record<string, unknow
   return document;
 }
 
+/**
+ * The document with every `example` and `examples` removed, schema keywords and media types alike (a
+ * property of that name stays), so json-schema-faker generates from the schema alone.
+ */
+function withoutExamples(document: Record<string, unknown>): Record<string, unknown> {
+  const strip = (node: unknown, names: boolean): void => {
+    if (Array.isArray(node)) node.forEach((item) => strip(item, false));
+    else if (node && typeof node === 'object') {
+      const object = node as Record<string, unknown>;
+      if (!names) {
+        delete object.example;
+        delete object.examples;
+      }
+      // The keys of `properties` are names, not keywords: each value is a schema again.
+      for (const [key, value] of Object.entries(object)) strip(value, !names && key === 'properties');
+    }
+  };
+  strip(document, false);
+  return document;
+}
+
 /** How many seeded draws an example answer the spec refuses gets before it stays as it is. */
 const EXAMPLE_DRAWS = 12;
 
 /** How many seeded draws a generated body gets before the example stands in. */
-const GENERATION_DRAWS = 3;
+const GENERATION_DRAWS = 6;
 
 /** Same seed and same request give the same generated body, whatever came before. */
 function requestSeed(seed: string, request: FallbackRequest): string {

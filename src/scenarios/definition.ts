@@ -70,6 +70,10 @@ export interface ScenarioDefinition extends ScenarioSections {
   readonly file: string;
   readonly seed: string;
   readonly start: number;
+  /** Its `start` was written in it; without one it starts at DEFAULT_START, or at the wall clock's now in real time. */
+  readonly pinnedStart?: boolean;
+  /** The scenario as written (JSON), so that it can be read again at another start (`rebaseScenario`). */
+  readonly source?: Readonly<Record<string, unknown>>;
   /** The project its partition serves instead of the simulator's own (`--project-dir`); its id is filled in. */
   readonly project?: ProjectContext;
   readonly rules: readonly RuleDefinition[];

@@ -17,8 +17,11 @@ export interface Clock {
   schedule(key: string, at: number | undefined): void;
   /** The timers still to fire, soonest first. */
   timers(): Array<{ key: string; at: number }>;
-  /** Back to a start instant with no timers, as if just created. */
-  reset(start: number): void;
+  /**
+   * Back to a start instant with no timers, as if just created. In real time `at` is the wall instant that
+   * start stands for (default: now), so time spent setting up a world still counts.
+   */
+  reset(start: number, at?: number): void;
   /** Stops the real-time wake-up (a deleted partition must not keep the process busy). */
   dispose(): void;
   readonly realTime: boolean;
@@ -117,10 +120,10 @@ export function createClock(options: ClockOptions = {}): Clock {
       arm();
     },
     timers: () => [...due].map(([key, at]) => ({ key, at })).sort((a, b) => a.at - b.at),
-    reset(at) {
+    reset(at, wall) {
       start = at;
       offset = 0;
-      origin = realTime ? Date.now() : 0;
+      origin = realTime ? (wall ?? Date.now()) : 0;
       due.clear();
       arm();
     },

@@ -6,7 +6,7 @@
  */
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
-import { createClock, DEFAULT_START, type Clock } from './clock.js';
+import { createClock, DEFAULT_START, wallClock, type Clock } from './clock.js';
 import type { DomainEvent, EventCause, EventDraft } from './events.js';
 import { createEventLog, type ControlAction, type EventLog } from './log.js';
 import { createIds, createRandom, type IdFactory } from './random.js';
@@ -43,12 +43,19 @@ export interface EngineOptions {
   realTime?: boolean;
   /** Seeds event ids when no scenario gives a seed. */
   seed: string;
+  /**
+   * In real time, the scenario as if it began at `at` (src/scenarios/load-scenario.ts rebaseScenario): each
+   * world then starts at the wall clock's now. Without it a world starts at the scenario's own start.
+   */
+  rebase?: (definition: ScenarioDefinition, at: number) => ScenarioDefinition;
   logCapacity?: number;
 }
 
 export function createEngine(options: EngineOptions): Engine {
   const { kinds } = options;
-  let scenario = options.definition;
+  /** The scenario chosen, as loaded; `scenario` is what is served, which in real time begins at a world's start. */
+  let chosen = options.definition;
+  let scenario = chosen;
   let world: World | undefined;
   let eventIds: IdFactory;
   const log = createEventLog(options.logCapacity);
@@ -83,9 +90,13 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   const start = () => {
+    // A clock that follows the wall clock starts at its now, and the world with it: an instant "2 min before
+    // the start" is then two minutes ago, as a frontend showing ages must read it.
+    const now = clock.realTime ? wallClock() : undefined;
+    scenario = chosen && now !== undefined && options.rebase ? options.rebase(chosen, now) : chosen;
     world = scenario ? createWorld(scenario, kinds) : undefined;
     eventIds = createIds(createRandom(`${scenario?.seed ?? options.seed}:events`));
-    clock.reset(scenario?.start ?? DEFAULT_START);
+    clock.reset(scenario?.start ?? now ?? DEFAULT_START, now);
     reschedule();
   };
 
@@ -128,7 +139,7 @@ export function createEngine(options: EngineOptions): Engine {
       return now;
     },
     use(definition, why) {
-      scenario = definition;
+      chosen = definition;
       start();
       engine.note(why?.action ?? 'scenario', why?.detail ?? definition?.name ?? 'none');
     },

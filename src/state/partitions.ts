@@ -69,6 +69,8 @@ export interface PartitionsOptions {
   kinds: KindCatalog;
   seed: string;
   realTime: boolean;
+  /** A scenario as if it began at `at`: in real time each world starts at the wall clock's now (engine.ts). */
+  rebase?: (definition: ScenarioDefinition, at: number) => ScenarioDefinition;
   initial: ScenarioDefinition | undefined;
   max?: number;
   /** The simulator's project, served by every partition whose scenario declares none. */
@@ -89,6 +91,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       kinds: options.kinds,
       definition,
       realTime: options.realTime,
+      rebase: options.rebase,
       seed: options.seed,
     });
     const rules = createRuleStore();

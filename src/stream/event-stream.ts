@@ -34,6 +34,8 @@ export interface EventStreamOptions {
   maxQueued?: number;
   /** The cap on subscribers, shared with the other partitions' streams. */
   quota?: StreamQuota;
+  /** The simulator's own event types (`simOnly`) on this stream and the sessions' too (`--sim-events`). */
+  simEvents?: boolean;
 }
 
 export interface EventStream {
@@ -57,6 +59,7 @@ interface Subscriber {
 
 export function createEventStream(engine: Engine, options: EventStreamOptions): EventStream {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const simEvents = options.simEvents ?? false;
   const subscribers = new Set<Subscriber>();
   const sequence = createSequenceCounter(options.kinds);
   // Frames the stream makes itself (connected, disposed) get ids of their own, so how many clients
@@ -114,11 +117,11 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       // Sequence numbers advance with or without subscribers: they describe the world, not a connection.
       const { directory, id: projectID } = options.project();
       const around = { directory, projectID, world: engine.world };
-      const envelope = publish(entry, around, sequence, options.kinds);
+      const envelope = publish(entry, around, sequence, options.kinds, simEvents);
       if (envelope) durable.add(envelope);
       if (envelope && subscribers.size) broadcast(envelope, entry.time);
       const derived = () => derivedIds.ascending('evt_', entry.time);
-      for (const follower of followers(entry, around, sequence, options.kinds, derived)) {
+      for (const follower of followers(entry, around, sequence, options.kinds, derived, simEvents)) {
         durable.add(follower);
         if (subscribers.size) broadcast(follower, entry.time);
       }

@@ -2,7 +2,8 @@
  * What the event stream says of a domain event: the v2 envelope the real server publishes, `{id, type, data,
  * location?, durable?}`. Most domain events are published as they are (their type and data already follow
  * `@opencode-ai/sdk`'s `V2Event` or the real-server notes); the kinds say which stay internal, which are
- * reshaped to the client's type, what follows them, and which belong to a durable aggregate. spec/ lists every
+ * reshaped to the client's type, what follows them, which only `--sim-events` puts on the public streams (types
+ * the official client does not know), and which belong to a durable aggregate. spec/ lists every
  * published type with its source (`x-events` of `v2.event.subscribe`), and a test holds the kinds to it.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
@@ -25,6 +26,14 @@ type Json = Record<string, unknown>;
 
 export function isPublished(kinds: KindCatalog, type: EventType): boolean {
   return !kinds.internal.has(type);
+}
+
+/**
+ * Whether a published type goes onto the public streams: every type the official client or the real server
+ * knows does; the simulator's own (`simOnly`) only when asked for (`--sim-events`).
+ */
+export function isPublic(kinds: KindCatalog, type: string, simEvents: boolean): boolean {
+  return simEvents || !kinds.simOnly.has(type);
 }
 
 /**
@@ -79,10 +88,13 @@ export function publish(
   around: Surroundings,
   sequence: SequenceCounter,
   kinds: KindCatalog,
+  simEvents = false,
 ): Envelope | undefined {
   if (!isPublished(kinds, event.type)) return undefined;
   const reshape = kinds.reshape.get(event.type);
   const { type, data } = reshape ? reshape(event, around) : { type: event.type, data: event.data as Json };
+  // Left out before it is numbered, so a session's durable seq has no gap where a note would have been.
+  if (!isPublic(kinds, type, simEvents)) return undefined;
   return envelopeOf(event.id, type, data, around.directory, sequence, kinds);
 }
 
@@ -96,8 +108,11 @@ export function followers(
   sequence: SequenceCounter,
   kinds: KindCatalog,
   id: () => string,
+  simEvents = false,
 ): Envelope[] {
   const follow = kinds.follow.get(event.type);
   if (!follow) return [];
-  return follow(event, around).map(({ type, data }) => envelopeOf(id(), type, data, around.directory, sequence, kinds));
+  return follow(event, around)
+    .filter(({ type }) => isPublic(kinds, type, simEvents))
+    .map(({ type, data }) => envelopeOf(id(), type, data, around.directory, sequence, kinds));
 }

@@ -46,7 +46,8 @@ const SCRIPTED = defineScenario({
 let sim: SimulatorHandle;
 const running: AbortController[] = [];
 beforeAll(async () => {
-  sim = await startSimulator({ scenario: { name: 'integrations-default' }, log: () => {} });
+  // integration.attempt.settled is the simulator's own: on the stream only with simEvents.
+  sim = await startSimulator({ scenario: { name: 'integrations-default' }, simEvents: true, log: () => {} });
 });
 afterAll(async () => {
   for (const controller of running) controller.abort();

@@ -200,7 +200,15 @@ describe('events of a scenario with a project', () => {
   });
 
   it('carry its directory as their location and its id in session records', async () => {
-    sim = await startServer({ scenario: SCENARIO, port: 0, projectDir: APP_DIR, projectId: PROJECT_ID, log: () => {} });
+    // shell.created is the simulator's own (the newer server's, unknown to the client): on the stream with simEvents.
+    sim = await startServer({
+      scenario: SCENARIO,
+      port: 0,
+      projectDir: APP_DIR,
+      projectId: PROJECT_ID,
+      simEvents: true,
+      log: () => {},
+    });
     abort = new AbortController();
     const res = await fetch(`${sim.url}/api/event`, { signal: abort.signal });
     const frames: Array<{ type: string; location?: { directory: string }; data: Record<string, any> }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -131,6 +131,9 @@ export const attempt: Kind = {
       'integration.attempt.cancelled',
       'integration.attempt.removed',
     ],
+    // The real server announces a completed attempt by the credential it connects (integration.connection.updated
+    // and integration.updated follow it here too), and a failed or expired one not at all.
+    simOnly: ['integration.attempt.settled'],
   },
 
   infer: () => import('./infer.js').then((m) => m.inferAttempts),

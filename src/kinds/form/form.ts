@@ -150,5 +150,11 @@ export const form: Kind = {
     },
   },
 
+  publication: {
+    // The real-server notes give the newer code line these, but neither the official client nor the 1.18.33
+    // document knows them: a frontend reads forms with GET /api/form/request.
+    simOnly: ['form.created', 'form.replied', 'form.cancelled'],
+  },
+
   infer: () => import('./infer.js').then((m) => m.inferForms),
 };

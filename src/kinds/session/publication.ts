@@ -27,6 +27,8 @@ const EPHEMERAL = new Set([
 export const sessionPublication: Publication = {
   // A turn's plan, for the world; its steps are published one by one as they happen.
   internal: ['session.turn.started', 'session.turn.interrupted', 'session.prompt.held'],
+  // The real server tells the model at the next step boundary, not the stream.
+  simOnly: ['session.instructions.entry.removed'],
 
   reshape: {
     // The client is sent the session's record, as the real server sends it.

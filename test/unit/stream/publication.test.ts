@@ -144,6 +144,23 @@ describe('publication', () => {
     ).toBeUndefined();
   });
 
+  it('keeps the simulator own types off the stream unless asked, without using up a sequence number', () => {
+    const sequence = createSequenceCounter(KINDS);
+    const removed = event('session.instructions.entry.removed', { sessionID: 'ses_a', key: 'style' });
+    const around = { directory: '/p' };
+    expect(publish(removed, around, sequence, KINDS)).toBeUndefined();
+    expect(publish(removed, around, sequence, KINDS, true)?.type).toBe('session.instructions.entry.removed');
+    const settled = event('integration.attempt.settled', { attemptID: 'con_1', integrationID: 'x', status: 'failed' });
+    expect(publish(settled, around, sequence, KINDS)).toBeUndefined();
+    const switched = event('session.next.agent.switched', {
+      timestamp: 0,
+      sessionID: 'ses_b',
+      messageID: 'm',
+      agent: 'a',
+    });
+    expect(publish(switched, around, sequence, KINDS)?.durable?.seq).toBe(0);
+  });
+
   it('numbers session aggregates per session and leaves other events without durable', () => {
     const sequence = createSequenceCounter(KINDS);
     const switched = (sessionID: string) =>
