@@ -1,6 +1,7 @@
 /**
- * The lines that end a test run, one per group of tests that depends on the machine: whether it ran, and if
- * not, why and what would make it run. Everything else in the suite applies everywhere and never skips.
+ * The lines that end a test run: the Node that ran it, then one per group of tests that depends on the machine:
+ * whether it ran, and if not, why and what would make it run. Everything else in the suite applies everywhere
+ * and never skips.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
@@ -14,6 +15,13 @@ interface Group {
   ran(): string;
   /** Why they were skipped. */
   skipped(): string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The Node a worker ran on (test/package/node.test.ts), for the report and CI's summary. */
+    node?: string;
+  }
 }
 
 const GROUPS: Group[] = [
@@ -58,7 +66,12 @@ function packageVersion(name: string): string {
 export default class EnvironmentReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const tests = testModules.flatMap((module) => [...module.children.allTests()]);
-    const lines: string[] = [];
+    // Which Node ran the tests: CI runs the suite once per supported line and names each run by this line.
+    const workers = new Set(tests.map((test) => test.meta().node).filter((node) => node !== undefined));
+    const others = [...workers].filter((node) => node !== process.version);
+    const lines = [
+      `node: ${process.version} (${process.execPath})${others.length ? `, but tests ran on ${others.join(', ')}` : ''}`,
+    ];
     for (const group of GROUPS) {
       const mine = tests.filter((test) => group.holds(test));
       if (!mine.length) continue;
@@ -70,6 +83,6 @@ export default class EnvironmentReporter implements Reporter {
         );
       else lines.push(`${group.name}: ${skipped} test${skipped === 1 ? '' : 's'} skipped: ${group.skipped()}`);
     }
-    if (lines.length) process.stdout.write(`\n${lines.map((line) => ` ${line}`).join('\n')}\n`);
+    process.stdout.write(`\n${lines.map((line) => ` ${line}`).join('\n')}\n`);
   }
 }

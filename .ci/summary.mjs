@@ -1,0 +1,65 @@
+// The end of a CI run: a line per Node run, read from its vitest JSON report, then one line
+// "N passed, M failed" over every run. Usage: summary.mjs CHECK_STATUS [NODE_VERSION REPORT VITEST_STATUS]...
+// M counts every failed test, and also what failed without a failed test: a file whose hook or import failed
+// (its tests are reported skipped), a run whose vitest failed otherwise (an unhandled error), a run that left
+// no report (the spec lint failed before vitest ran), a run whose tests ran on another Node than asked for,
+// and a failed typecheck or lint. Exits 1 when M is not 0.
+import { readFileSync } from 'node:fs';
+
+/** What one run counts: its tests, plus one failure per problem the tests' own count would miss. */
+export function summarizeRun(report, vitestStatus, expectedNode) {
+  if (!report)
+    return {
+      passed: 0,
+      failed: 1,
+      notes: ['no report: vitest did not run (a failed spec lint, or no such Node: see above)'],
+    };
+  const notes = [];
+  let failed = report.numFailedTests;
+  const brokenFiles = report.testResults.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  );
+  for (const file of brokenFiles) notes.push(`${file.name}: ${file.message.split('\n')[0]}`);
+  failed += brokenFiles.length;
+  if (failed === 0 && (vitestStatus !== 0 || report.success === false)) {
+    notes.push(`vitest exited ${vitestStatus} without a failed test (an unhandled error: see its output)`);
+    failed += 1;
+  }
+  const seen = new Set(
+    report.testResults.flatMap((file) => file.assertionResults.map((test) => test.meta?.node).filter(Boolean)),
+  );
+  if (expectedNode && !(seen.size === 1 && seen.has(expectedNode))) {
+    notes.push(
+      seen.size
+        ? `the tests ran on ${[...seen].join(', ')}, not ${expectedNode}`
+        : `no test recorded its Node (test/package/node.test.ts did not run)`,
+    );
+    failed += 1;
+  }
+  return { passed: report.numPassedTests, failed, notes };
+}
+
+function readReport(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [checkStatus, ...runs] = process.argv.slice(2);
+  let passed = 0;
+  let failed = Number(checkStatus) === 0 ? 0 : 1;
+  if (failed) console.log('npm run check failed: 1 failure');
+  for (let i = 0; i + 2 < runs.length; i += 3) {
+    const [node, path, status] = runs.slice(i, i + 3);
+    const run = summarizeRun(readReport(path), Number(status), node);
+    console.log(`Node ${node}: ${run.passed} passed, ${run.failed} failed`);
+    for (const note of run.notes) console.log(`  ${note}`);
+    passed += run.passed;
+    failed += run.failed;
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
