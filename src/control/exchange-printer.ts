@@ -6,36 +6,35 @@
  * a turn of the event loop is written at once, the others of that turn wait in a bounded queue for one write
  * after it (`flush`); a function given as the format is always called after the turn, never inside a request.
  */
-import type { NearMiss, LayerName } from '../exchange/layer.js';
 import type { Violation } from '../openapi/violation.js';
 import type { EventLog, ExchangeEntry } from '../state/log.js';
 
 /** How the exchanges are printed: `lines` for people, `json` one object per line for machines. */
 export type ExchangeLogFormat = 'lines' | 'json';
 
-/** One exchange as `--log json` prints it and a `logExchanges` function receives it. */
-export interface ExchangeRecord {
-  /** The partition log's number: tells exchanges apart while the virtual clock stands still. */
-  seq: number;
-  /** Virtual time of the request, in ms since the epoch, and as ISO 8601. */
-  time: number;
+/**
+ * One exchange as `--log json` prints it and a `logExchanges` function receives it: the log entry's own fields
+ * (`seq` tells exchanges apart while the virtual clock stands still; the path has no query, which may carry a
+ * token), the time as ISO 8601 and the partition beside them.
+ */
+export interface ExchangeRecord extends Pick<
+  ExchangeEntry,
+  | 'seq'
+  | 'time'
+  | 'id'
+  | 'method'
+  | 'path'
+  | 'operationId'
+  | 'layer'
+  | 'status'
+  | 'tag'
+  | 'rule'
+  | 'outsideSpec'
+  | 'violations'
+  | 'nearMiss'
+> {
   iso: string;
   partition: string;
-  /** The request id (`x-sim-request-id`; `GET /__sim/exchanges/ID` shows the exchange whole). */
-  id: string;
-  method: string;
-  /** The path without its query (the query may carry a token). */
-  path: string;
-  operationId?: string;
-  layer: LayerName;
-  status: number;
-  /** `_tag` of an error answer. */
-  tag?: string;
-  /** The rule that answered (`x-sim-rule`). */
-  rule?: string;
-  violations?: Violation[];
-  /** No rule answered though some were written for this operation: the closest, and why it did not. */
-  nearMiss?: NearMiss;
   /** With `headers: true`: both sides' headers, secrets masked as the exchange details mask them. */
   request?: { headers: Record<string, string> };
   response?: { headers: Record<string, string> };
@@ -195,6 +194,7 @@ export function exchangeRecord(
     status: entry.status,
     ...(entry.tag === undefined ? {} : { tag: entry.tag }),
     ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+    ...(entry.outsideSpec ? { outsideSpec: true as const } : {}),
     ...(entry.violations?.length ? { violations: entry.violations } : {}),
     ...(entry.nearMiss ? { nearMiss: entry.nearMiss } : {}),
   };
@@ -242,6 +242,7 @@ export function formatExchangeLine(record: ExchangeRecord, { colour = false } = 
     ...(record.tag === undefined ? [] : [paint(statusColour, record.tag)]),
     record.operationId ?? '-',
     paint('dim', `(${record.layer}${record.rule === undefined ? '' : `: ${record.rule}`})`),
+    ...(record.outsideSpec ? [paint('yellow', 'outside the spec')] : []),
   ];
   const violations = record.violations ?? [];
   const first = violations[0];

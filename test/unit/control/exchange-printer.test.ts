@@ -85,6 +85,16 @@ describe('formatExchangeLine', () => {
     );
   });
 
+  it('marks an answer a rule gave outside the spec, in the line and the record', () => {
+    const marked = { path: '/api/gateway/openai', operationId: undefined, layer: 'rule' as const, status: 502 };
+    expect(formatExchangeLine(record({ ...marked, rule: 'runtime rule rul_1', outsideSpec: true }))).toBe(
+      '09:00:06.000 req_000002 GET /api/gateway/openai → 502 - (rule: runtime rule rul_1) outside the spec',
+    );
+    const logged = { ...entry({ ...marked, outsideSpec: true }), seq: 7 };
+    expect(exchangeRecord(logged, 'default')).toMatchObject({ outsideSpec: true, status: 502 });
+    expect(exchangeRecord({ ...logged, outsideSpec: undefined }, 'default')).not.toHaveProperty('outsideSpec');
+  });
+
   it('colours only when asked, and says the same in colour', () => {
     const plain = formatExchangeLine(record({ status: 500, tag: 'UnknownError' }));
     expect(plain).not.toContain('\u001b[');
