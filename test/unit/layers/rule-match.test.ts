@@ -3,17 +3,14 @@
  * layers' use of them, for requests of the spec and for requests outside it (`offSpecRules`).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { partitionReaders } from '../../../src/control/readers.js';
 import type { Exchange } from '../../../src/exchange/exchange.js';
 import type { RuleSubject } from '../../../src/exchange/layer.js';
-import { KINDS } from '../../../src/kinds/registry.js';
 import { explain, offSpecRules } from '../../../src/layers/rules.js';
-import { projectContext } from '../../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 import type { RuleDefinition } from '../../../src/scenarios/definition.js';
-import { parseScenario } from '../../../src/scenarios/load-scenario.js';
 import { compilePattern, compileTemplate, matchRulePath, operationAt } from '../../../src/scenarios/rule-path.js';
-import { createPartitions, type Partition } from '../../../src/state/partitions.js';
+import type { Partition } from '../../../src/state/partitions.js';
+import { scenarioPartition } from '../../support/scenario-partition.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -55,15 +52,7 @@ describe('path templates and patterns', () => {
 
 /** A partition whose scenario has these rules (YAML, one a line). */
 function partitionWith(rules: string[]): Partition {
-  const text = `name: demo\nrules:\n${rules.map((r) => `  - ${r}\n`).join('')}`;
-  return createPartitions({
-    ...partitionReaders({ spec, kinds: KINDS, seed: 'demo' }),
-    kinds: KINDS,
-    seed: 'demo',
-    realTime: false,
-    initial: parseScenario(text, '<test>', spec),
-    project: projectContext('/home/dev/acme-web'),
-  }).default;
+  return scenarioPartition(`name: demo\nrules:\n${rules.map((r) => `  - ${r}\n`).join('')}`, spec);
 }
 
 /** A request no operation matches, as the pipeline hands it to `offSpecRules`. */

@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { partitionReaders } from '../../../src/control/readers.js';
-import { createPartitions, type Partition } from '../../../src/state/partitions.js';
+import type { Partition } from '../../../src/state/partitions.js';
+import { scenarioPartition } from '../../support/scenario-partition.js';
 import type { AcceptedRequest } from '../../../src/exchange/layer.js';
 import { explain, runtimeRuleLayer, scenarioRuleLayer } from '../../../src/layers/rules.js';
-import { projectContext } from '../../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
-import { KINDS } from '../../../src/kinds/registry.js';
 import type { RuleDefinition } from '../../../src/scenarios/definition.js';
-import { parseScenario } from '../../../src/scenarios/load-scenario.js';
 import { readRuntimeRule } from '../../../src/scenarios/read-rule.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
@@ -20,15 +17,10 @@ beforeAll(async () => {
 
 /** A partition serving a scenario with one idle session and these rules (YAML, one a line). */
 function partitionWith(rules: string[]): Partition {
-  const text = `name: demo\nsessions:\n  - id: ${SES}\nrules:\n${rules.map((r) => `  - ${r}\n`).join('')}`;
-  return createPartitions({
-    ...partitionReaders({ spec, kinds: KINDS, seed: 'demo' }),
-    kinds: KINDS,
-    seed: 'demo',
-    realTime: false,
-    initial: parseScenario(text, '<test>', spec),
-    project: projectContext('/home/dev/acme-web'),
-  }).default;
+  return scenarioPartition(
+    `name: demo\nsessions:\n  - id: ${SES}\nrules:\n${rules.map((r) => `  - ${r}\n`).join('')}`,
+    spec,
+  );
 }
 
 function requestFor(
