@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Scenario, type SimulatorHandle } from '../../src/index.js';
 import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { subscribeWithClient } from '../support/client-subscription.js';
 import { until } from '../support/until.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,18 +49,8 @@ function checked(operationId: string, result: Result, realPath?: [string, string
 
 /** Subscribes with the official client and keeps every frame, each checked against the spec. */
 async function subscribe(client: Client): Promise<Json[]> {
-  const controller = new AbortController();
-  const { stream } = await client.v2.event.subscribe({ signal: controller.signal, sseMaxRetryAttempts: 0 });
-  const frames: Json[] = [];
-  void (async () => {
-    try {
-      for await (const event of stream) frames.push(event as Json);
-    } catch {
-      // aborted at the end of the test
-    }
-  })();
-  running.push({ close: () => controller.abort() });
-  await until(() => frames.length > 0, 'server.connected');
+  const { frames, stop } = await subscribeWithClient<Json>(client);
+  running.push({ close: stop });
   return frames;
 }
 

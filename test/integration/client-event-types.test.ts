@@ -7,12 +7,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import type { V2Event } from '@opencode-ai/sdk/v2/client';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { realDoc } from '../support/real-doc.js';
-import { until } from '../support/until.js';
+import { subscribeWithClient } from '../support/client-subscription.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -58,22 +58,14 @@ const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const SESSIONLESS = ['oauth-expires', 'oauth-pending-then-complete', 'shell-timeout'];
 
 async function subscribe(baseUrl: string): Promise<{ types: string[]; stop(): void }> {
-  const controller = new AbortController();
-  const { stream } = await createOpencodeClient({ baseUrl }).v2.event.subscribe({
-    signal: controller.signal,
-    sseMaxRetryAttempts: 0,
-  });
-  const types: string[] = [];
-  void (async () => {
-    try {
-      // Typed as V2Event: `event.type` is what a typed frontend switches on.
-      for await (const event of stream) types.push(event.type);
-    } catch {
-      // aborted
-    }
-  })();
-  await until(() => types.length > 0, 'server.connected');
-  return { types, stop: () => controller.abort() };
+  // Typed as V2Event: `type` is what a typed frontend switches on.
+  const { frames, stop } = await subscribeWithClient<V2Event>(baseUrl);
+  return {
+    get types() {
+      return frames.map((event) => event.type);
+    },
+    stop,
+  };
 }
 
 const send = (sim: SimulatorHandle, method: string, path: string, body?: unknown) =>

@@ -4,12 +4,13 @@
  * valid against the spec's event schemas.
  */
 import http from 'node:http';
-import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.js';
 import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
 import type { Simulator as SimulatorCore } from '../../src/app.js';
+import { subscribeWithClient } from '../support/client-subscription.js';
 import { eventProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames are read field by field, as the client would
 type FrameData = Record<string, any>;
@@ -40,28 +41,9 @@ async function start(scenario: string, keep = true): Promise<Simulator> {
 
 /** Subscribes with the official client and keeps every frame it yields. */
 async function subscribe(baseUrl: string): Promise<{ frames: Frame[]; types(): string[] }> {
-  const controller = new AbortController();
-  const client = createOpencodeClient({ baseUrl });
-  const { stream } = await client.v2.event.subscribe({ signal: controller.signal, sseMaxRetryAttempts: 0 });
-  const frames: Frame[] = [];
-  void (async () => {
-    try {
-      for await (const event of stream) frames.push(event as unknown as Frame);
-    } catch {
-      // aborted at the end of the test
-    }
-  })();
-  running.push({ close: () => controller.abort() });
-  await until(() => frames.length > 0);
+  const { frames, stop } = await subscribeWithClient<Frame>(baseUrl);
+  running.push({ close: stop });
   return { frames, types: () => frames.map((f) => f.type) };
-}
-
-async function until(condition: () => boolean, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 async function call(

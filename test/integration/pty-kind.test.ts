@@ -8,6 +8,7 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import { subscribeWithClient } from '../support/client-subscription.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { isRefusal, openSocket, until, type Refusal, type TestSocket } from '../support/ws-client.js';
@@ -56,31 +57,14 @@ async function refusal(path: string, headers: Record<string, string> = {}): Prom
 }
 
 /** Subscribes with the official client; frames are kept as they come. */
-async function subscribe(baseUrl: string): Promise<{ frames: Frame[]; stop(): void }> {
-  const controller = new AbortController();
-  const { stream } = await createOpencodeClient({ baseUrl }).v2.event.subscribe({
-    signal: controller.signal,
-    sseMaxRetryAttempts: 0,
-  });
-  const frames: Frame[] = [];
-  void (async () => {
-    try {
-      for await (const event of stream) frames.push(event as unknown as Frame);
-    } catch {
-      // aborted
-    }
-  })();
-  await until(() => frames.length > 0, 'server.connected');
-  return { frames, stop: () => controller.abort() };
-}
-
+/** Subscribes with the official client; frames are kept as they come. */
 const ptyFrames = (frames: Frame[]) => frames.filter((f) => f.type.startsWith('pty.'));
 
 describe('the PTY operations through the official client', () => {
   it('lists, gets, updates and removes, each change on the event stream as the real server publishes it', async () => {
     await sim.reset();
     const client = createOpencodeClient({ baseUrl: sim.url });
-    const events = await subscribe(sim.url);
+    const events = await subscribeWithClient<Frame>(sim.url);
     const listed = await client.v2.pty.list();
     expect(listed.response.headers.get('x-sim-layer')).toBe('scenario');
     expect(listed.data?.data.map((p) => [p.id, p.title, p.status])).toEqual([
@@ -134,7 +118,7 @@ describe('the PTY operations through the official client', () => {
 describe("the PTY's WebSocket", () => {
   it('replays, sends the cursor frame, echoes what is typed, and exit ends the PTY with pty.exited', async () => {
     await sim.reset();
-    const events = await subscribe(sim.url);
+    const events = await subscribeWithClient<Frame>(sim.url);
     const ws = await socket(`/api/pty/${SHELL}/connect`);
     await until(() => ws.frames.length >= 2, 'replay and cursor frames');
     expect(ws.frames).toEqual([

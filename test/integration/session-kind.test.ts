@@ -7,37 +7,25 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
+import { subscribeWithClient } from '../support/client-subscription.js';
 import { until } from '../support/until.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames are read field by field, as a client would
 type Frame = { id: string; type: string; data: Record<string, any>; durable?: { aggregateID: string; seq: number } };
 
 let sim: Awaited<ReturnType<typeof startSimulator>>;
-const aborts: AbortController[] = [];
+const stops: Array<() => void> = [];
 beforeAll(async () => {
   sim = await startSimulator({ scenario: 'default', log: () => {} });
 }, 60_000);
 afterAll(async () => {
-  for (const a of aborts) a.abort();
+  for (const stop of stops) stop();
   await sim.close();
 });
 
 async function subscribe(baseUrl: string): Promise<Frame[]> {
-  const controller = new AbortController();
-  aborts.push(controller);
-  const { stream } = await createOpencodeClient({ baseUrl }).v2.event.subscribe({
-    signal: controller.signal,
-    sseMaxRetryAttempts: 0,
-  });
-  const frames: Frame[] = [];
-  void (async () => {
-    try {
-      for await (const event of stream) frames.push(event as unknown as Frame);
-    } catch {
-      // aborted at the end
-    }
-  })();
-  await until(() => frames.length > 0, 'server.connected');
+  const { frames, stop } = await subscribeWithClient<Frame>(baseUrl);
+  stops.push(stop);
   return frames;
 }
 
