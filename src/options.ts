@@ -6,6 +6,7 @@
  */
 import type { ConnectOptions, CoverageOptions } from './client/simulator-handle.js';
 import type { SimOptions } from './config.js';
+import type { MswOptions } from './msw/options.js';
 import { SimConfigError } from './sim-errors.js';
 import { closest } from './text/closest.js';
 
@@ -54,7 +55,26 @@ export const CONNECT_OPTIONS = {
   partition: true,
   adminToken: true,
   close: true,
+  fetch: true,
 } as const satisfies Names<ConnectOptions>;
+
+/** `simulatorHandlers(options)` of `session-agent-sim/msw`. */
+export const MSW_OPTIONS = {
+  baseUrl: true,
+  scenario: true,
+  seed: true,
+  dynamic: true,
+  realTime: true,
+  projectDir: true,
+  projectId: true,
+  maxPartitions: true,
+  bodyLimit: true,
+  maxSubscribers: true,
+  log: true,
+  logExchanges: true,
+  simEvents: true,
+  spec: true,
+} as const satisfies Names<MswOptions>;
 
 /** A handle's `coverage(options)`. */
 export const COVERAGE_OPTIONS = { all: true } as const satisfies Names<CoverageOptions>;

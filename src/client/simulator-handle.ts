@@ -28,6 +28,8 @@ export interface ConnectOptions {
   adminToken?: string;
   /** What `close()` does instead of deleting the partition (startSimulator's handle stops its server). */
   close?: () => Promise<void>;
+  /** How the handle reaches the simulator: `fetch` unless told (an in-process simulator answers directly). */
+  fetch?: (request: Request) => Promise<Response>;
 }
 
 /** A handle's `coverage(options)`. */
@@ -89,8 +91,10 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Sim
 
   const admin: Record<string, string> =
     options.adminToken === undefined ? {} : { 'x-sim-admin-token': options.adminToken };
+  const given = options.fetch;
+  const send = given ? (url: string, init: RequestInit) => given(new Request(url, init)) : fetch;
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${scoped}/__sim${path}`, {
+    const res = await send(`${scoped}/__sim${path}`, {
       method,
       headers: body === undefined ? admin : { ...admin, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -140,12 +144,13 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Sim
       checkOptionNames(opts, COVERAGE_OPTIONS, 'coverage');
       return call('GET', opts?.all ? '/coverage?all' : '/coverage');
     },
-    partition: (other) => connectSimulator(base, { partition: other, adminToken: options.adminToken }),
+    partition: (other) =>
+      connectSimulator(base, { partition: other, adminToken: options.adminToken, fetch: options.fetch }),
     close: async () => {
       if (options.close) return options.close();
       // A partition handle frees its partition; the simulator itself is stopped by whoever started it.
       if (name !== 'default')
-        await fetch(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE', headers: admin });
+        await send(`${base}/__sim/partitions/${encodeURIComponent(name)}`, { method: 'DELETE', headers: admin });
     },
   };
 }

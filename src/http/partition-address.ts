@@ -6,7 +6,7 @@
  */
 import type { Partition, Partitions } from '../state/partitions.js';
 import { safeDecode } from '../openapi/router.js';
-import type { IncomingExchange } from './io.js';
+import type { IncomingExchange } from './request.js';
 import type { Exchange } from '../exchange/exchange.js';
 
 export const PARTITION_HEADER = 'x-sim-partition';

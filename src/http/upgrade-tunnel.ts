@@ -11,7 +11,7 @@ import { connect as connectTls } from 'node:tls';
 import { SimNoWebSocketError, UnauthorizedError } from '../errors.js';
 import type { Credentials } from '../credentials.js';
 import { isAuthorized } from './auth.js';
-import { requestTarget } from './io.js';
+import { requestTarget } from './request.js';
 import { endSocketWith } from './socket-answer.js';
 
 /** Answers an upgrade as a request: the pipeline, on a response written onto the upgrade's socket. */

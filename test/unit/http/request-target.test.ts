@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsedTarget, requestTarget } from '../../../src/http/io.js';
+import { parsedTarget, requestTarget } from '../../../src/http/request.js';
 
 // The shortcut past the URL parser must read every request-target exactly as the parser does.
 const pieces = [

@@ -1,0 +1,103 @@
+/**
+ * The two ends of an exchange on Fetch API types, for hosts without a socket (msw's handlers in Node, msw's
+ * service worker or a page in the browser): a `Request` read into an exchange, and a decision written as a
+ * `Response` with the same status, headers and bytes `io.ts` puts on a socket.
+ */
+import type { IncomingMessage } from 'node:http';
+import { jsonText } from '../exchange/exchange.js';
+import type { Decide, Decision } from '../pipeline.js';
+import { incomingExchange, requestTarget, type IncomingExchange } from './request.js';
+
+/** What a host without a socket answers with: the pipeline as `fetch`. */
+export type InProcessFetch = (request: Request) => Promise<Response>;
+
+/**
+ * The pipeline as `fetch`. `basePath` is the path the interface is served under (`/api` of
+ * `http://localhost:4096/api`, usually empty): taken off before routing, as a reverse proxy would.
+ */
+export function fetchHost(decide: Decide, bodyLimit: number, basePath = ''): InProcessFetch {
+  return async (request) => {
+    const decision = await decide(await readRequest(request, bodyLimit, basePath));
+    return toResponse(decision, request.method);
+  };
+}
+
+export async function readRequest(request: Request, bodyLimit: number, basePath = ''): Promise<IncomingExchange> {
+  const url = new URL(request.url);
+  let path = url.pathname;
+  if (basePath && (path === basePath || path.startsWith(`${basePath}/`))) path = path.slice(basePath.length) || '/';
+  const headers: IncomingMessage['headers'] = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // Node's server hands the pipeline the Host header a client sent; a Request carries its host in the URL.
+  headers.host ??= url.host;
+  let body: Buffer | undefined = NO_BODY;
+  if (request.body !== null) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    body = bytes.length > bodyLimit ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
+  return incomingExchange(request.method, requestTarget(`${path}${url.search}`), headers, body);
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/** Statuses whose answers carry no body, by the Fetch standard: a `Response` refuses one. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+export function toResponse({ answer, headers: extra }: Decision, method: string): Response {
+  // A dropped connection is what fetch reports as a network error.
+  if (answer.kind === 'drop' || answer.kind === 'upgrade') return Response.error();
+  const headers = new Headers(extra);
+  if (answer.headers)
+    for (const name in answer.headers)
+      if (!name.startsWith('x-sim-')) headers.set(name, answer.headers[name] as string);
+  const head = method.toUpperCase() === 'HEAD' || NULL_BODY.has(answer.status);
+  let body: BodyInit | null = null;
+  switch (answer.kind) {
+    case 'stream':
+      if (head) (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      else body = webStream(answer.stream);
+      break;
+    case 'raw':
+      headers.set('content-length', String(answer.raw.length));
+      if (!head) body = new Uint8Array(answer.raw);
+      break;
+    case 'empty':
+      headers.set('content-length', '0');
+      break;
+    case 'json':
+      if (answer.status === 204 || answer.body === undefined) {
+        headers.set('content-length', '0');
+        break;
+      }
+      {
+        const text = jsonText(answer);
+        headers.set('content-type', 'application/json');
+        headers.set('content-length', String(Buffer.byteLength(text)));
+        if (!head) body = text;
+      }
+  }
+  return new Response(body, { status: answer.status, headers });
+}
+
+/**
+ * A Node stream as a web stream, a chunk per pull: a reader that stops reading leaves the frames in the
+ * simulator's subscriber queue, whose bounds then apply as they do on a socket; a reader that cancels ends
+ * the subscription.
+ */
+function webStream(stream: NodeJS.ReadableStream): ReadableStream<Uint8Array> {
+  const chunks = (stream as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await chunks.next();
+      if (done) controller.close();
+      else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : new Uint8Array(value));
+    },
+    async cancel() {
+      await chunks.return?.();
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    },
+  }, { highWaterMark: 0 });
+}

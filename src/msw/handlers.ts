@@ -1,0 +1,47 @@
+/**
+ * The simulator as msw request handlers, whatever hosts the core (Node in-process, or the browser build): every
+ * request under the interface's base URL goes through the pipeline, and a handle drives the simulator as
+ * `startSimulator`'s does, with no socket in between. Requests to other hosts are not matched, so msw's own
+ * `onUnhandledRequest` decides what happens to them.
+ */
+import { http, type HttpHandler } from 'msw';
+import { connectSimulator, type SimulatorHandle } from '../client/simulator-handle.js';
+import type { InProcessFetch } from '../http/fetch-io.js';
+import { SimConfigError } from '../sim-errors.js';
+
+/** Where an app built on the official client finds the real server by default. */
+export const DEFAULT_BASE_URL = 'http://localhost:4096';
+
+export interface MswSimulator extends SimulatorHandle {
+  /** The handlers to give msw: `setupServer(...sim.handlers)`, `setupWorker(...sim.handlers)`, `server.use(...)`. */
+  readonly handlers: HttpHandler[];
+  /** The pipeline as `fetch`, for code that wants an answer without msw in between. */
+  readonly fetch: InProcessFetch;
+}
+
+/** The base URL as given, checked: absolute http(s), no query; its path (if any) is where the API is served. */
+export function readBaseUrl(baseUrl: string | undefined): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl ?? DEFAULT_BASE_URL);
+  } catch {
+    throw new SimConfigError(
+      `baseUrl ${JSON.stringify(baseUrl)} is not an absolute URL`,
+      'Give the URL your app sends the API to, as in baseUrl: "http://localhost:4096"',
+    );
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
+    throw new SimConfigError(
+      `baseUrl ${JSON.stringify(baseUrl)} must be an http(s) URL without a query or fragment`,
+      'Give the URL your app sends the API to, as in baseUrl: "http://localhost:4096"',
+    );
+  return url;
+}
+
+export function mswSimulator(fetch: InProcessFetch, base: URL, close: () => Promise<void>): MswSimulator {
+  const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  const answer = ({ request }: { request: Request }) => fetch(request);
+  const handlers = [http.all(root, answer), http.all(`${root}/*`, answer)];
+  const handle = connectSimulator(root, { fetch, close });
+  return Object.assign(handle, { handlers, fetch });
+}
