@@ -123,4 +123,3 @@ export function answerUncaught(error: unknown, res: ServerResponse, log: (line: 
       {},
     );
 }
-

@@ -91,4 +91,3 @@ function onlyFor(layer: Layer, operations: ReadonlySet<string>): Layer {
     respond: (request) => (operations.has(request.operation.operationId) ? layer.respond(request) : undefined),
   };
 }
-

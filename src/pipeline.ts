@@ -17,7 +17,13 @@ import { keepExchange } from './control/exchange-details.js';
 import type { ExchangePrinter } from './control/exchange-printer.js';
 import type { Partition, Partitions } from './state/partitions.js';
 import { createControl, isControlPath } from './control/routes.js';
-import { SimInternalError, SimMethodNotAllowedError, SimRouteNotFoundError, TaggedError, UnknownError } from './errors.js';
+import {
+  SimInternalError,
+  SimMethodNotAllowedError,
+  SimRouteNotFoundError,
+  TaggedError,
+  UnknownError,
+} from './errors.js';
 import { guardControl } from './http/control-guard.js';
 import { isAuthorized, offersTicket, refuse } from './http/auth.js';
 import { corsHeaders, preflightHeaders, type IncomingExchange } from './http/request.js';

@@ -18,7 +18,7 @@ export type InProcessFetch = (request: Request) => Promise<Response>;
 export function fetchHost(decide: Decide, bodyLimit: number, basePath = ''): InProcessFetch {
   return async (request) => {
     const decision = await decide(await readRequest(request, bodyLimit, basePath));
-    return toResponse(decision, request.method);
+    return toResponse(decision, request.method, request.signal);
   };
 }
 
@@ -30,8 +30,6 @@ export async function readRequest(request: Request, bodyLimit: number, basePath 
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  // Node's server hands the pipeline the Host header a client sent; a Request carries its host in the URL.
-  headers.host ??= url.host;
   let body: Buffer | undefined = NO_BODY;
   if (request.body !== null) {
     const bytes = new Uint8Array(await request.arrayBuffer());
@@ -45,7 +43,7 @@ const NO_BODY = Buffer.alloc(0);
 /** Statuses whose answers carry no body, by the Fetch standard: a `Response` refuses one. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-export function toResponse({ answer, headers: extra }: Decision, method: string): Response {
+export function toResponse({ answer, headers: extra }: Decision, method: string, signal?: AbortSignal): Response {
   // A dropped connection is what fetch reports as a network error.
   if (answer.kind === 'drop' || answer.kind === 'upgrade') return Response.error();
   const headers = new Headers(extra);
@@ -57,7 +55,7 @@ export function toResponse({ answer, headers: extra }: Decision, method: string)
   switch (answer.kind) {
     case 'stream':
       if (head) (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      else body = webStream(answer.stream);
+      else body = webStream(answer.stream, signal);
       break;
     case 'raw':
       headers.set('content-length', String(answer.raw.length));
@@ -83,21 +81,29 @@ export function toResponse({ answer, headers: extra }: Decision, method: string)
 
 /**
  * A Node stream as a web stream, a chunk per pull: a reader that stops reading leaves the frames in the
- * simulator's subscriber queue, whose bounds then apply as they do on a socket; a reader that cancels ends
- * the subscription.
+ * simulator's subscriber queue, whose bounds then apply as they do on a socket; a reader that cancels, or a
+ * request aborted, ends the subscription. (msw in Node passes on an abort, not a cancel: msw 2.15's
+ * interceptor never cancels the stream it reads.)
  */
-function webStream(stream: NodeJS.ReadableStream): ReadableStream<Uint8Array> {
+function webStream(stream: NodeJS.ReadableStream, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const chunks = (stream as AsyncIterable<Uint8Array | string>)[Symbol.asyncIterator]();
+  const end = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+  signal?.addEventListener('abort', end, { once: true });
   const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { value, done } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : new Uint8Array(value));
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : new Uint8Array(value));
+      },
+      cancel() {
+        // Destroyed first: a pull waiting for the next frame then ends, where the iterator's return would wait
+        // for it (and an idle subscription has no next frame coming).
+        end();
+        chunks.return?.().catch(() => {});
+      },
     },
-    async cancel() {
-      await chunks.return?.();
-      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }

@@ -10,6 +10,7 @@ import type { Preferences } from './preferences.js';
 import { remember } from '../bounded-map.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
 import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
+import { exampleKey, type ExampleTable } from './example-table.js';
 
 export interface FallbackRequest {
   operation: OperationDefinition;
@@ -47,14 +48,7 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
     await fresh();
     return mock({ ...request, specHash: freshHash });
   };
-  // An example answer depends only on the spec, the operation, the status and the example's name: every
-  // operation's are worked out once per spec and kept on disk, so serving examples needs no Prism at all.
-  const cacheKey = hashOf(spec.hash, codeVersion());
-  let stored = readCached<Record<string, MockResult>>('examples', cacheKey);
-  if (!stored) {
-    stored = await allExamples(spec, mockWithPrism);
-    writeCached('examples', cacheKey, stored);
-  }
+  const stored = await storedExamples(spec, mockWithPrism);
   const examples = new Map<string, Promise<MockResult>>(
     Object.entries(stored).map(([key, result]) => [key, Promise.resolve(result)]),
   );
@@ -96,10 +90,6 @@ export async function createFallback(spec: SpecIndex, options: { dynamic: boolea
   };
 }
 
-function exampleKey(request: Pick<MockRequest, 'operationId' | 'code' | 'exampleKey'>): string {
-  return `${request.operationId} ${request.code ?? ''} ${request.exampleKey ?? ''}`;
-}
-
 /** The answer kept under `key`, or made and kept (a failure is forgotten, so it is tried again). */
 function remembered(
   kept: Map<string, Promise<MockResult>>,
@@ -114,27 +104,55 @@ function remembered(
   });
 }
 
+/**
+ * An example answer depends only on the spec, the operation, the status and the example's name: every
+ * operation's are worked out once per spec and kept on disk, so serving examples needs no Prism at all.
+ * `named` adds each named example of each status (what `Prefer: example=` asks; Node's fallback makes those
+ * when asked, the browser build cannot).
+ */
+export async function storedExamples(
+  spec: SpecIndex,
+  mockWithPrism?: (request: MockRequest) => Promise<MockResult>,
+  { named = false } = {},
+): Promise<ExampleTable> {
+  const cacheKey = hashOf(spec.hash, codeVersion(), named ? 'named' : '');
+  const stored = readCached<ExampleTable>('examples', cacheKey);
+  if (stored) return stored;
+  if (!mockWithPrism) {
+    await registerSpec(spec.hash, () => forGeneration(structuredClone(spec.document)));
+    mockWithPrism = mock;
+  }
+  const table = await allExamples(spec, mockWithPrism, named);
+  writeCached('examples', cacheKey, table);
+  return table;
+}
+
 /** Every operation's example answer, and the one for each status it declares (what `Prefer: code=` asks). */
 async function allExamples(
   spec: SpecIndex,
   mockWithPrism: (request: MockRequest) => Promise<MockResult>,
-): Promise<Record<string, MockResult>> {
-  const out: Record<string, MockResult> = {};
+  named: boolean,
+): Promise<ExampleTable> {
+  const out: ExampleTable = {};
   for (const operation of spec.operations) {
     for (const code of [undefined, ...operation.responses.keys()]) {
-      const request: MockRequest = {
-        specHash: spec.hash,
-        operationId: operation.operationId,
-        method: operation.method,
-        path: operation.path,
-        body: undefined,
-        dynamic: false,
-        code,
-      };
-      try {
-        out[exampleKey(request)] = await believable(operation, request, await mockWithPrism(request), mockWithPrism);
-      } catch {
-        // Left to be asked when a request needs it, which then answers what Prism says.
+      const names = named && code !== undefined ? (operation.responses.get(code)?.exampleNames ?? []) : [];
+      for (const name of [undefined, ...names]) {
+        const request: MockRequest = {
+          specHash: spec.hash,
+          operationId: operation.operationId,
+          method: operation.method,
+          path: operation.path,
+          body: undefined,
+          dynamic: false,
+          code,
+          exampleKey: name,
+        };
+        try {
+          out[exampleKey(request)] = await believable(operation, request, await mockWithPrism(request), mockWithPrism);
+        } catch {
+          // Left to be asked when a request needs it, which then answers what Prism says.
+        }
       }
     }
   }

@@ -97,6 +97,16 @@ export function specFromDocument(document: Json): SpecIndex {
   return spec;
 }
 
+/** The index of a document parsed elsewhere, named by the hash of its text (the browser build's spec). */
+export function indexedSpec(document: Json, hash: string): SpecIndex {
+  let spec = documents.get(hash);
+  if (!spec) {
+    spec = indexSpec(document, hash);
+    remember(documents, DOCUMENTS_KEPT, hash, () => spec as SpecIndex);
+  }
+  return spec;
+}
+
 /** Parsed documents handed in as objects, by hash: a test that starts a simulator per test indexes one once. */
 const documents = new Map<string, SpecIndex>();
 const DOCUMENTS_KEPT = 8;

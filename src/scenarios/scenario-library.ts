@@ -96,7 +96,7 @@ export function createScenarioLibrary(spec: SpecIndex, directory = SCENARIOS_DIR
 }
 
 /** A scenario that does not load, as the SimulatorError the package refuses with; its places stay its cause's. */
-function refused(load: () => ScenarioDefinition): ScenarioDefinition {
+export function refused(load: () => ScenarioDefinition): ScenarioDefinition {
   try {
     return load();
   } catch (error) {

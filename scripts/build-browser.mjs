@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * The browser build of `session-agent-sim/msw`: `src/msw/browser.ts` bundled by esbuild into
+ * `dist/browser/msw.js`, with the data Node works out (the parsed spec, the examples table Prism makes, the
+ * scenarios folder) inlined, and msw left to the page's own copy. The core's few uses of Node's modules meet
+ * small browser versions (`src/browser/`), or the packages Node's own modules were made from (streams,
+ * buffers, paths). Run after `tsc` (`npm run build`, `prepare`): it reads the data through `dist/`.
+ * `--json` prints the sizes; `--meta FILE` writes esbuild's account of what went in.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const OUT = join(ROOT, 'dist/browser/msw.js');
+
+const { DEFAULT_SPEC_PATH, loadSpecOnce } = await import(join(ROOT, 'dist/openapi/openapi.js'));
+const { storedExamples } = await import(join(ROOT, 'dist/layers/fallback.js'));
+const { scenarioNames, SCENARIOS_DIR } = await import(join(ROOT, 'dist/scenarios/scenario-library.js'));
+
+const spec = await loadSpecOnce(DEFAULT_SPEC_PATH);
+const data = {
+  document: spec.document,
+  hash: spec.hash,
+  examples: await storedExamples(spec, undefined, { named: true }),
+  scenarios: Object.fromEntries(
+    scenarioNames().map((name) => [name, readFileSync(join(SCENARIOS_DIR, `${name}.yaml`), 'utf8')]),
+  ),
+};
+
+const src = (file) => join(ROOT, 'src/browser', file);
+const misc = src('node-misc.ts');
+const alias = {
+  'node:fs': src('node-fs.ts'),
+  'node:crypto': src('node-crypto.ts'),
+  'node:path': 'path-browserify',
+  'node:stream': 'readable-stream',
+  'node:string_decoder': 'string_decoder',
+  'node:url': misc,
+  'node:util': misc,
+  'node:module': misc,
+  'node:http': misc,
+  'node:https': misc,
+  'node:net': misc,
+  'node:tls': misc,
+};
+
+const entry = `import { browserHandlers } from './src/msw/browser.ts';
+import data from 'session-agent-sim:bundle-data';
+export { DEFAULT_BASE_URL } from './src/msw/handlers.ts';
+export { SimulatorError } from './src/sim-errors.ts';
+export const simulatorHandlers = (options) => browserHandlers(data, options);
+`;
+
+const result = await build({
+  stdin: { contents: entry, resolveDir: ROOT, sourcefile: 'browser-entry.js', loader: 'js' },
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  outfile: OUT,
+  external: ['msw'],
+  alias,
+  inject: [src('globals.ts')],
+  define: { global: 'globalThis' },
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      // Modules of the core with a browser version of their own, by the path they are imported as.
+      name: 'browser-twins',
+      setup(b) {
+        b.onResolve({ filter: /\/text\/yaml\.js$/ }, () => ({ path: src('yaml.ts') }));
+      },
+    },
+    {
+      name: 'bundle-data',
+      setup(b) {
+        b.onResolve({ filter: /^session-agent-sim:bundle-data$/ }, () => ({ path: 'data', namespace: 'sim-data' }));
+        b.onLoad({ filter: /.*/, namespace: 'sim-data' }, () => ({ contents: JSON.stringify(data), loader: 'json' }));
+      },
+    },
+  ],
+});
+
+mkdirSync(dirname(OUT), { recursive: true });
+const meta = process.argv.indexOf('--meta');
+if (meta > 0) writeFileSync(process.argv[meta + 1], JSON.stringify(result.metafile));
+const bytes = readFileSync(OUT);
+const sizes = { bytes: bytes.length, gzip: gzipSync(bytes).length };
+if (process.argv.includes('--json')) console.log(JSON.stringify(sizes));
+else
+  console.log(
+    `dist/browser/msw.js: ${(sizes.bytes / 1024).toFixed(0)} KiB, ${(sizes.gzip / 1024).toFixed(0)} KiB gzipped`,
+  );
