@@ -163,7 +163,6 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', 
     // The page's first answer (GET /api/session) is replayed on the other two, so all three start alike.
     const steps = [{ method: 'GET', path: '/api/session' }, ...STEPS];
     const inBrowser = await page.evaluate(
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the function's own text, run in the page
       ([source, list, base]) => (new Function(`return ${source}`)() as typeof runSteps)(list, base),
       [runSteps.toString(), STEPS, BASE] as const,
     );
