@@ -4,7 +4,7 @@
  * `startSimulator`'s does, with no socket in between. Requests to other hosts are not matched, so msw's own
  * `onUnhandledRequest` decides what happens to them.
  */
-import { http, type HttpHandler } from 'msw';
+import { HttpHandler, type DefaultBodyType, type HttpRequestParsedResult, type ResponseResolver } from 'msw';
 import { connectSimulator, type SimulatorHandle } from '../client/simulator-handle.js';
 import type { InProcessFetch } from '../http/fetch-io.js';
 import { SimConfigError } from '../sim-errors.js';
@@ -38,10 +38,28 @@ export function readBaseUrl(baseUrl: string | undefined): URL {
   return url;
 }
 
+/**
+ * Every request under the base URL, whatever its method, answered by the pipeline. msw's own matching would
+ * compile a path pattern into a regular expression and read the cookie store for every request, which cost
+ * about as much as the simulator's answer: a prefix is all the simulator needs, and it reads cookies itself.
+ */
+class SimulatorHandler extends HttpHandler {
+  constructor(
+    private readonly under: string,
+    fetch: InProcessFetch,
+  ) {
+    const resolver: ResponseResolver<never, DefaultBodyType, DefaultBodyType> = ({ request }) => fetch(request);
+    super(/.+/, ({ request }) => request.url.startsWith(under), resolver as never);
+  }
+
+  override parse(args: { request: Request }): Promise<HttpRequestParsedResult> {
+    return Promise.resolve({ match: { matches: args.request.url.startsWith(this.under), params: {} }, cookies: {} });
+  }
+}
+
 export function mswSimulator(fetch: InProcessFetch, base: URL, close: () => Promise<void>): MswSimulator {
   const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
-  const answer = ({ request }: { request: Request }) => fetch(request);
-  const handlers = [http.all(root, answer), http.all(`${root}/*`, answer)];
+  const handlers = [new SimulatorHandler(`${root}/`, fetch)];
   const handle = connectSimulator(root, { fetch, close });
   return Object.assign(handle, { handlers, fetch });
 }

@@ -1,8 +1,9 @@
-// The measures half of the suite: start-up, partitions, event fan-out, replay loading and agent turns, each
+// The measures half of the suite: start-up, partitions, event fan-out, replay loading, agent turns and msw, each
 // against its target. They run one after another because they share two cores with the simulator they measure.
 // Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
 import { runIfMain } from './lib.mjs';
 import { measure as events } from './events.mjs';
+import { measure as msw } from './msw.mjs';
 import { measure as partitions } from './partitions.mjs';
 import { measure as replayLoad } from './replay-load.mjs';
 import { measure as startup } from './startup.mjs';
@@ -14,6 +15,7 @@ export const MEASURES = [
   { name: 'events', measure: events },
   { name: 'replay-load', measure: replayLoad },
   { name: 'turns', measure: turns },
+  { name: 'msw', measure: msw },
 ];
 
 /**
