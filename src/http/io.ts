@@ -101,4 +101,3 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     }
   }
 }
-

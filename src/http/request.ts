@@ -120,8 +120,7 @@ export function preflightHeaders(headers: IncomingMessage['headers']): Record<st
   return {
     ...corsHeaders(headers),
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers':
-      headers['access-control-request-headers'] ?? 'content-type, authorization, prefer',
+    'access-control-allow-headers': headers['access-control-request-headers'] ?? 'content-type, authorization, prefer',
     'access-control-max-age': '86400',
   };
 }
