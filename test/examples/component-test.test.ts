@@ -49,3 +49,25 @@ it('passes its tests: a form appears through the stream, one is answered, a late
   // eslint-disable-next-line no-control-regex -- colour codes, should a terminal setting bring them back
   expect(vitest.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);
 }, 100_000);
+
+// msw 3 needs Node 22.12 or later: where it can run, the same tests pass with it in place of msw 2.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+it.runIf(major > 22 || (major === 22 && minor >= 12))(
+  'passes its tests with msw 3 as well',
+  async () => {
+    const install = await run('npm', ['install', '-D', 'msw@^3.0.5', '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: project,
+      timeout: INSTALL_TIMEOUT,
+    });
+    expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
+    const vitest = await run('npx', ['--no', '--', 'vitest', 'run', '--reporter=dot'], {
+      cwd: project,
+      timeout: 90_000,
+      env,
+    });
+    expect(vitest.code, `${vitest.stdout}\n${vitest.stderr}`).toBe(0);
+    // eslint-disable-next-line no-control-regex -- colour codes, should a terminal setting bring them back
+    expect(vitest.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);
+  },
+  INSTALL_TIMEOUT + 100_000,
+);
