@@ -18,7 +18,7 @@ export type InProcessFetch = (request: Request) => Promise<Response>;
 export function fetchHost(decide: Decide, bodyLimit: number, basePath = ''): InProcessFetch {
   return async (request) => {
     const decision = await decide(await readRequest(request, bodyLimit, basePath));
-    return toResponse(decision, request.method, request.signal);
+    return toResponse(decision, request);
   };
 }
 
@@ -43,19 +43,28 @@ const NO_BODY = Buffer.alloc(0);
 /** Statuses whose answers carry no body, by the Fetch standard: a `Response` refuses one. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-export function toResponse({ answer, headers: extra }: Decision, method: string, signal?: AbortSignal): Response {
+/**
+ * The decision as a Response to `request`. Where the request shows no Origin, the answer allows any: a page's
+ * requests reach a host without a socket with their Origin hidden (a service worker never sees it, nor does
+ * msw 3 under happy-dom), yet the page's fetch may still check CORS (happy-dom's does), and the answer is
+ * made for that page alone.
+ */
+export function toResponse({ answer, headers: extra }: Decision, request: Request): Response {
   // A dropped connection is what fetch reports as a network error.
   if (answer.kind === 'drop' || answer.kind === 'upgrade') return Response.error();
   const headers = new Headers(extra);
   if (answer.headers)
     for (const name in answer.headers)
       if (!name.startsWith('x-sim-')) headers.set(name, answer.headers[name] as string);
+  if (!request.headers.has('origin') && !headers.has('access-control-allow-origin'))
+    headers.set('access-control-allow-origin', '*');
+  const method = request.method;
   const head = method.toUpperCase() === 'HEAD' || NULL_BODY.has(answer.status);
   let body: BodyInit | null = null;
   switch (answer.kind) {
     case 'stream':
       if (head) (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      else body = webStream(answer.stream, signal);
+      else body = webStream(answer.stream, request.signal);
       break;
     case 'raw':
       headers.set('content-length', String(answer.raw.length));

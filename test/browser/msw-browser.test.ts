@@ -55,8 +55,11 @@ interface Seen {
   body: string;
 }
 
-/** What a socket's server adds to any answer, which no in-process host has. */
-const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+/**
+ * What the hosts add of their own: a socket's server its transport headers; an in-process host, which cannot
+ * see whether the page sent an Origin, an answer any origin may read (see `toResponse`).
+ */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'access-control-allow-origin']);
 
 /**
  * Runs the steps with `fetch`, in order; also evaluated in the page, so it must stay self-contained. No Origin
@@ -185,6 +188,8 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', 
       await socket.close();
     }
 
+    for (const seen of [...inBrowser, ...viaNodeMsw]) expect(seen.headers['access-control-allow-origin']).toBe('*');
+    for (const seen of viaSocket) expect(seen.headers['access-control-allow-origin']).toBeUndefined();
     const node = withoutTransport(viaNodeMsw.slice(1));
     expect(withoutTransport(inBrowser)).toEqual(node);
     expect(withoutTransport(viaSocket.slice(1))).toEqual(node);
