@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './package-path.js';
 
-const CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/session-agent-sim/', import.meta.url));
-const CODE_DIR = fileURLToPath(new URL('./', import.meta.url));
+const CACHE_DIR = packagePath(import.meta.url, '../node_modules/.cache/session-agent-sim/');
+const CODE_DIR = packagePath(import.meta.url, './');
 
 function cacheFile(name: string, hash: string): string {
   return `${CACHE_DIR}${name}-${hash.slice(0, 16)}.json`;

@@ -5,18 +5,18 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SimRouteNotFoundError } from '../errors.js';
 import { jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import { showExchange } from './exchange-details.js';
 import { liveAnswer } from './live.js';
 import type { Partition } from '../state/partitions.js';
 import type { StreamQuota } from '../stream/stream-quota.js';
+import { packagePath } from '../package-path.js';
 
 type InspectorRoute = (request: { exchange: Exchange; partition: Partition; params: Record<string, string> }) => Answer;
 
 /** Beside `src/` in a checkout and beside `dist/` in the package: the same `../../inspector/` from either. */
-export const INSPECTOR_DIR = fileURLToPath(new URL('../../inspector/', import.meta.url));
+export const INSPECTOR_DIR = packagePath(import.meta.url, '../../inspector/');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

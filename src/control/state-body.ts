@@ -6,6 +6,9 @@
 import type { RuleListing } from '../state/rule-store.js';
 import type { WorldSnapshot } from '../state/world.js';
 
+/** The kinds' parts of the world snapshot, with them in the published declarations. */
+export type * as kinds from '../kinds/all-types.js';
+
 /** A partition's virtual time, as `GET /__sim/clock` answers it. */
 export interface ClockState {
   partition: string;

@@ -5,13 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
 import { cachedJson } from '../load-cache.js';
 import { remember } from '../bounded-map.js';
+import { packagePath } from '../package-path.js';
 
-export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../spec/session-agent.openapi.yaml', import.meta.url));
+export const DEFAULT_SPEC_PATH = packagePath(import.meta.url, '../../spec/session-agent.openapi.yaml');
 
 const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';

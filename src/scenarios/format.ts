@@ -3,15 +3,15 @@
  * problems a person can act on. One compiled schema serves whole scenarios and single rules (`$defs/rule`,
  * the shape of rules added at run time), so the two cannot drift apart.
  */
-import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Kind } from '../kinds/kind.js';
 import { KINDS } from '../kinds/registry.js';
 import { createAjv } from '../openapi/ajv.js';
 import { didYouMean } from '../text/closest.js';
 import * as base from './format-base.js';
+import { packagePath } from '../package-path.js';
 
-export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url));
+export const SCENARIO_SCHEMA_PATH = packagePath(import.meta.url, '../../scenarios/scenario.schema.json');
 
 export type Path = Array<string | number>;
 

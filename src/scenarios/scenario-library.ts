@@ -5,13 +5,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { describeProblem, ScenarioError, type ScenarioDefinition } from './definition.js';
 import { loadScenarioFile, loadScenarioObject, parseScenario } from './load-scenario.js';
+import { packagePath } from '../package-path.js';
 
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCENARIOS_DIR = packagePath(import.meta.url, '../../scenarios/');
 
 /** A scenario as a caller names it: its name, a path to its file, or the scenario itself. */
 export type ScenarioSource = string | Record<string, unknown>;

@@ -99,6 +99,9 @@ try {
   console.log(\`pending forms: \${body.data.length}\`);
   const worker = sim.partition('worker-1');
   await worker.clock.advance('10s');
+  // Every kind's part of the state is typed in the installed declarations (\`forms\` is the form kind's).
+  const state = await worker.state();
+  assert.ok(state.scenario !== null && state.forms.some((form) => form.state === 'pending'));
   const id = await worker.rules.add({ when: { operation: 'v2.plugin.list' }, then: { error: { _tag: 'UnauthorizedError', message: 'Authentication required' } } });
   assert.equal((await fetch(\`\${worker.url}/api/plugin\`)).status, 401);
   assert.equal((await fetch(\`\${sim.url}/api/plugin\`)).status, 200);
