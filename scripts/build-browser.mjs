@@ -18,16 +18,16 @@ const OUT = join(ROOT, 'dist/browser/msw.js');
 
 const { DEFAULT_SPEC_PATH, loadSpecOnce } = await import(join(ROOT, 'dist/openapi/openapi.js'));
 const { storedExamples } = await import(join(ROOT, 'dist/layers/fallback.js'));
-const { scenarioNames, SCENARIOS_DIR } = await import(join(ROOT, 'dist/scenarios/scenario-library.js'));
+const { createScenarioLibrary, scenarioNames } = await import(join(ROOT, 'dist/scenarios/scenario-library.js'));
 
 const spec = await loadSpecOnce(DEFAULT_SPEC_PATH);
 const data = {
   document: spec.document,
   hash: spec.hash,
   examples: await storedExamples(spec, undefined, { named: true }),
-  scenarios: Object.fromEntries(
-    scenarioNames().map((name) => [name, readFileSync(join(SCENARIOS_DIR, `${name}.yaml`), 'utf8')]),
-  ),
+  // The scenarios folder read and checked here, as Node keeps it in its cache: the page skips the YAML, the
+  // schemas and the checks.
+  definitions: Object.fromEntries(scenarioNames().map((name) => [name, createScenarioLibrary(spec).load(name)])),
 };
 
 const src = (file) => join(ROOT, 'src/browser', file);

@@ -28,8 +28,8 @@ export interface BundleData {
   document: Record<string, unknown>;
   hash: string;
   examples: ExampleTable;
-  /** The scenarios folder: name → YAML text. */
-  scenarios: Record<string, string>;
+  /** The scenarios folder, read and checked as Node's cache keeps it: name → definition. */
+  definitions: Record<string, ScenarioDefinition>;
 }
 
 /** The browser's `simulatorHandlers`, given the bundle's data. */
@@ -50,17 +50,17 @@ export async function browserHandlers(data: BundleData, options: MswOptions = {}
   const config = resolveConfig({ log: () => {}, ...rest });
   const home = indexedSpec(data.document, data.hash);
   const spec = typeof config.spec === 'object' ? specFromDocument(config.spec) : home;
-  const texts = new Map(Object.entries(data.scenarios));
   // A scenario named by a path is a URL to fetch (relative to the page), read before the world is made.
+  const fetched = new Map<string, string>();
   if (typeof config.scenario === 'string' && isScenarioPath(config.scenario))
-    texts.set(config.scenario, await fetchScenario(config.scenario));
+    fetched.set(config.scenario, await fetchScenario(config.scenario));
   const secrets = createSecretValues(mergeRedaction(config.redact));
   const sim = assembleCore({
     config,
     home,
     spec,
     secrets,
-    library: bundledLibrary(home, texts),
+    library: bundledLibrary(home, data.definitions, fetched),
     source: fallbackLayer(tableFallback(data.examples)),
   });
   const fetch = fetchHost(createDecide(sim), config.bodyLimit, base.pathname.replace(/\/+$/, ''));
@@ -85,19 +85,22 @@ async function fetchScenario(url: string): Promise<string> {
   return response.text();
 }
 
-/** Scenarios by name from the bundle (and any fetched for this simulator), or given as objects. */
-function bundledLibrary(spec: SpecIndex, texts: Map<string, string>): ScenarioLibrary {
-  const loaded = new Map<string, ScenarioDefinition>();
-  const available = () => [...texts.keys()].filter((name) => !isScenarioPath(name)).sort();
+/** Scenarios by name from the bundle (or fetched for this simulator), given as objects, or as YAML text. */
+function bundledLibrary(
+  spec: SpecIndex,
+  definitions: Record<string, ScenarioDefinition>,
+  fetched: Map<string, string>,
+): ScenarioLibrary {
+  const bundled = new Map(Object.entries(definitions));
+  const available = () => [...bundled.keys()].sort();
   const named = (name: string): ScenarioDefinition => {
-    let definition = loaded.get(name);
-    if (!definition) {
-      const text = texts.get(name);
-      if (text === undefined) throw new SimScenarioNotFoundError(name, available());
-      definition = refused(() => parseScenario(text, isScenarioPath(name) ? name : `${name}.yaml`, spec));
-      loaded.set(name, definition);
-    }
-    return definition;
+    const definition = bundled.get(name);
+    if (definition) return definition;
+    const text = fetched.get(name);
+    if (text === undefined) throw new SimScenarioNotFoundError(name, available());
+    const read = refused(() => parseScenario(text, name, spec));
+    bundled.set(name, read);
+    return read;
   };
   return {
     available,

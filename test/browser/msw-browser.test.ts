@@ -131,8 +131,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', 
       logLevel: 'error',
     });
     cpSync(join(FIXTURE, 'index.html'), join(work, 'index.html'));
+    cpSync(join(FIXTURE, 'fetched.yaml'), join(work, 'fetched.yaml'));
     cpSync(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(work, 'mockServiceWorker.js'));
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.yaml': 'text/yaml' };
     server = createServer((req, res) => {
       const name = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/$/, '/index.html');
       const file = join(work, name);
@@ -196,6 +197,30 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', 
     // Each kind of answer was there to compare.
     expect(node.map((seen) => seen.status)).toEqual([200, 200, 200, 200, 401, 404, 400, 200, 200, 200, 200, 200, 200]);
     expect(node[8]?.body).toContain('server.connected');
+    expect(problems).toEqual([]);
+  });
+
+  it('serves a scenario the page fetches by URL, and names one it cannot fetch', { timeout: 60_000 }, async () => {
+    await page.goto(`${origin}/?scenario=/fetched.yaml`);
+    await page.waitForFunction(() => (window as { simReady?: boolean }).simReady === true, undefined, {
+      timeout: 30_000,
+    });
+    const titles = await page.evaluate(async () => {
+      const answer = await fetch('http://localhost:4096/api/session');
+      return ((await answer.json()) as { data: Array<{ title: string }> }).data.map((session) => session.title);
+    });
+    expect(titles).toEqual(['From a fetched scenario']);
+
+    const refused = await page.evaluate(async () => {
+      const { simulatorHandlers } = (window as unknown as { simModule: typeof import('../../src/msw/index.js') })
+        .simModule;
+      return simulatorHandlers({ scenario: '/missing.yaml' }).then(
+        () => 'started',
+        (error: { _tag?: string; tag?: string; message: string; hint?: string }) =>
+          `${error.tag ?? ''}: ${error.message} ${error.hint ?? ''}`,
+      );
+    });
+    expect(refused).toMatch(/^SimScenarioNotFoundError: No scenario "\/missing\.yaml".*answered 404/);
     expect(problems).toEqual([]);
   });
 });

@@ -2,12 +2,17 @@
 // the first simulatorHandlers() of the process and the ones after it (a test file's, a test's), and what one
 // answer costs through msw's handler (msw's getResponse) against the pipeline answering the same Request
 // in-process, against the pipeline's decision alone, and through msw's interception of fetch (setupServer).
+// Where Chromium is, the browser build's size and a page's start-up to its first answer
+// (bench/suite/msw-browser-probe.mjs).
 // Usage: node bench/suite/measures/msw.mjs [--quick]
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { contextNote, guarded, NO_TARGET, round, row, runIfMain } from './lib.mjs';
 
 const PROBE = fileURLToPath(new URL('../msw-probe.mjs', import.meta.url));
+const BROWSER_PROBE = fileURLToPath(new URL('../msw-browser-probe.mjs', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LATER_START_TARGET_MS = 50;
 const HANDLER_RATIO_TARGET = 2;
 
@@ -16,6 +21,8 @@ const LATER = 'msw: a later simulatorHandlers() in the same process (median)';
 const HANDLER = 'msw: answer through msw’s handler ÷ the pipeline in-process';
 const DECIDE = 'msw: answer through msw’s handler ÷ the pipeline’s decision alone';
 const INTERCEPTED = 'msw: answer through setupServer’s fetch ÷ the pipeline in-process';
+const BUNDLE = 'msw: the browser build (dist/browser/msw.js), gzipped';
+const PAGE = 'msw in Chromium: page load → first answer (median, fresh contexts)';
 
 export async function measure({ quick = false } = {}) {
   return guarded(
@@ -27,20 +34,30 @@ export async function measure({ quick = false } = {}) {
         { name: HANDLER, unit: '×', target: `≤ ${HANDLER_RATIO_TARGET}×` },
         { name: DECIDE, unit: '×', target: NO_TARGET },
         { name: INTERCEPTED, unit: '×', target: NO_TARGET },
+        ...(existsSync(CHROMIUM)
+          ? [
+              { name: BUNDLE, unit: 'KiB', target: NO_TARGET },
+              { name: PAGE, unit: 'ms', target: NO_TARGET },
+            ]
+          : []),
       ],
     },
     async (scope) => {
       const context = contextNote();
-      const output = await new Promise((resolve, reject) => {
-        const child = execFile(
-          process.execPath,
-          [PROBE, ...(quick ? ['--quick'] : [])],
-          { timeout: (quick ? 50 : 170) * 1000 },
-          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
-        );
-        scope.onClose(() => child.kill('SIGKILL'));
-      });
-      const m = JSON.parse(String(output).trim().split('\n').pop());
+      const probe = (file, seconds) =>
+        new Promise((resolve, reject) => {
+          const child = execFile(
+            process.execPath,
+            [file, ...(quick ? ['--quick'] : [])],
+            { timeout: seconds * 1000 },
+            (error, stdout, stderr) =>
+              error
+                ? reject(new Error(`${error.message}\n${stderr}`))
+                : resolve(JSON.parse(stdout.trim().split('\n').pop())),
+          );
+          scope.onClose(() => child.kill('SIGKILL'));
+        });
+      const m = await probe(PROBE, quick ? 50 : 120);
       const us = (value) => `${round(value)} µs`;
       scope.report(row(FIRST, round(m.firstStartMs), 'ms', NO_TARGET, true, context));
       scope.report(
@@ -82,6 +99,28 @@ export async function measure({ quick = false } = {}) {
           NO_TARGET,
           true,
           `${us(m.interceptedUs)} through fetch intercepted by setupServer`,
+        ),
+      );
+      if (!existsSync(CHROMIUM)) return;
+      const b = await probe(BROWSER_PROBE, 60);
+      scope.report(
+        row(
+          BUNDLE,
+          round(b.bundleGzipBytes / 1024),
+          'KiB',
+          NO_TARGET,
+          true,
+          `${round(b.bundleBytes / 1024)} KiB as shipped`,
+        ),
+      );
+      scope.report(
+        row(
+          PAGE,
+          round(b.sinceNavigationMs),
+          'ms',
+          NO_TARGET,
+          true,
+          `from the page's script: the simulator made in ${round(b.simulatorMs)} ms, msw's worker started by ${round(b.startMs)} ms, the first answer read by ${round(b.firstAnswerMs)} ms`,
         ),
       );
     },
