@@ -16,6 +16,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import { simulatorHandlers } from '../../src/msw/index.js';
+
+type Handlers = typeof simulatorHandlers;
 import { CHROMIUM } from '../support/environment.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -212,8 +214,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', 
     expect(titles).toEqual(['From a fetched scenario']);
 
     const refused = await page.evaluate(async () => {
-      const { simulatorHandlers } = (window as unknown as { simModule: typeof import('../../src/msw/index.js') })
-        .simModule;
+      const { simulatorHandlers } = (window as unknown as { simModule: { simulatorHandlers: Handlers } }).simModule;
       return simulatorHandlers({ scenario: '/missing.yaml' }).then(
         () => 'started',
         (error: { _tag?: string; tag?: string; message: string; hint?: string }) =>
