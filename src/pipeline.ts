@@ -1,10 +1,11 @@
 /**
  * One request, top to bottom, whoever hosts it (Node's HTTP server in `app.ts`, a Fetch API handler for msw and
- * the browser in `fetch-host.ts`):
+ * the browser in `http/fetch-io.ts`):
  *   1 ingest (the host reads the request; the partition is picked here) → 2 control plane → (auth, when on)
  *   → 3 route → 4 validate request → 5 choose who answers → 6 check the answer → 7 journal (into the
  *   partition's log) → 8 send (the host writes what was decided); every failure on the way meets one error
- *   writer. Nothing here needs Node: the Node-only parts (Prism, the filesystem, the proxy) come in as layers.
+ *   writer. What only Node has (Prism, the filesystem, the proxy) comes in as layers, so the browser build
+ *   takes this file as it is.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';

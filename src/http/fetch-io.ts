@@ -12,8 +12,8 @@ import { incomingExchange, requestTarget, type IncomingExchange } from './reques
 export type InProcessFetch = (request: Request) => Promise<Response>;
 
 /**
- * The pipeline as `fetch`. `basePath` is the path the interface is served under (`/api` of
- * `http://localhost:4096/api`, usually empty): taken off before routing, as a reverse proxy would.
+ * The pipeline as `fetch`. `basePath` is the path the interface is served under (`/opencode` of
+ * `https://agent.example.test/opencode`, usually empty): taken off before routing, as a reverse proxy would.
  */
 export function fetchHost(decide: Decide, bodyLimit: number, basePath = ''): InProcessFetch {
   return async (request) => {

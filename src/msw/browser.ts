@@ -6,9 +6,7 @@
  * `scripts/build-browser.mjs` bundles this module with its data into `dist/browser/msw.js`.
  */
 import { resolveConfig } from '../config.js';
-import { createDecide } from '../pipeline.js';
 import { assembleCore } from '../core.js';
-import { fetchHost } from '../http/fetch-io.js';
 import { fallbackLayer } from '../layers/fallback-layer.js';
 import { tableFallback, type ExampleTable } from '../layers/example-table.js';
 import { indexedSpec, specFromDocument, type SpecIndex } from '../openapi/openapi.js';
@@ -63,12 +61,7 @@ export async function browserHandlers(data: BundleData, options: MswOptions = {}
     library: bundledLibrary(home, data.definitions, fetched),
     source: fallbackLayer(tableFallback(data.examples)),
   });
-  const fetch = fetchHost(createDecide(sim), config.bodyLimit, base.pathname.replace(/\/+$/, ''));
-  return mswSimulator(fetch, base, async () => {
-    sim.partitions.endStreams();
-    sim.partitions.dispose();
-    sim.printer?.flush();
-  });
+  return mswSimulator(sim, base);
 }
 
 const FETCHABLE = 'give a URL the page can fetch, a bundled scenario’s name, or the scenario as an object';

@@ -6,7 +6,8 @@
  */
 import { HttpHandler, type DefaultBodyType, type HttpRequestParsedResult, type ResponseResolver } from 'msw';
 import { connectSimulator, type SimulatorHandle } from '../client/simulator-handle.js';
-import type { InProcessFetch } from '../http/fetch-io.js';
+import { fetchHost, type InProcessFetch } from '../http/fetch-io.js';
+import { createDecide, type PipelineDeps } from '../pipeline.js';
 import { SimConfigError } from '../sim-errors.js';
 
 /** Where an app built on the official client finds the real server by default. */
@@ -57,9 +58,17 @@ class SimulatorHandler extends HttpHandler {
   }
 }
 
-export function mswSimulator(fetch: InProcessFetch, base: URL, close: () => Promise<void>): MswSimulator {
-  const root = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+/** The handlers and the handle over a simulator put together by either entry (Node's, or the browser build's). */
+export function mswSimulator(sim: PipelineDeps, base: URL): MswSimulator {
+  const path = base.pathname.replace(/\/+$/, '');
+  const root = `${base.origin}${path}`;
+  const fetch = fetchHost(createDecide(sim), sim.config.bodyLimit, path);
   const handlers = [new SimulatorHandler(`${root}/`, fetch)];
+  const close = async () => {
+    sim.partitions.endStreams();
+    sim.partitions.dispose();
+    sim.printer?.flush();
+  };
   const handle = connectSimulator(root, { fetch, close });
   return Object.assign(handle, { handlers, fetch });
 }

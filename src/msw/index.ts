@@ -4,8 +4,6 @@
  * The browser build (`browser.ts`) exports the same names.
  */
 import { createSimulator } from '../app.js';
-import { createDecide } from '../pipeline.js';
-import { fetchHost } from '../http/fetch-io.js';
 import { checkOptionNames, MSW_OPTIONS } from '../options.js';
 import { mswSimulator, readBaseUrl, type MswSimulator } from './handlers.js';
 import type { MswOptions } from './options.js';
@@ -25,10 +23,5 @@ export async function simulatorHandlers(options: MswOptions = {}): Promise<MswSi
   const { baseUrl, ...rest } = options;
   const base = readBaseUrl(baseUrl);
   const { sim } = await createSimulator({ log: () => {}, ...rest });
-  const fetch = fetchHost(createDecide(sim), sim.config.bodyLimit, base.pathname.replace(/\/+$/, ''));
-  return mswSimulator(fetch, base, async () => {
-    sim.partitions.endStreams();
-    sim.partitions.dispose();
-    sim.printer?.flush();
-  });
+  return mswSimulator(sim, base);
 }
