@@ -47,7 +47,22 @@ let codeStamp: string | undefined;
 
 /** Changes whenever the simulator's own code does, so results computed by older code are not reused. */
 export function codeVersion(): string {
-  if (codeStamp) return codeStamp;
+  codeStamp ??= builtStamp() ?? newestCode();
+  return codeStamp;
+}
+
+/** The build's own stamp (`scripts/build-cli.mjs`), while the compiled code is still that build's. */
+function builtStamp(): string | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(`${CODE_DIR}code-stamp.json`, 'utf8')) as { cli?: unknown; code?: unknown };
+    if (typeof stamp.code === 'string' && stamp.cli === statSync(`${CODE_DIR}cli.js`).mtimeMs) return stamp.code;
+  } catch {
+    // sources run through tsx, or a build without the stamp
+  }
+  return undefined;
+}
+
+function newestCode(): string {
   let newest = 0;
   for (const entry of readdirSync(CODE_DIR, { recursive: true })) {
     const name = String(entry);
@@ -55,8 +70,7 @@ export function codeVersion(): string {
     if (name.endsWith('.js') || (name.endsWith('.ts') && !name.endsWith('.d.ts')))
       newest = Math.max(newest, statSync(`${CODE_DIR}${name}`).mtimeMs);
   }
-  codeStamp = String(newest);
-  return codeStamp;
+  return String(newest);
 }
 
 export function hashOf(...parts: string[]): string {
