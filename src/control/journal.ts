@@ -44,8 +44,31 @@ export interface Journal {
   subscribe(listener: (line: JournalEntry) => void): () => void;
 }
 
+/**
+ * What the ring keeps of an exchange until someone reads the journal: the log's own entry (which the log holds
+ * anyway), when it was answered and what it changed. The line is made from it when read, so an answer costs
+ * no copy of its entry.
+ */
+interface Kept {
+  entry: ExchangeEntry;
+  wall: number;
+  changes: string[] | undefined;
+}
+
+function lineOf(kept: Kept | ControlJournalEntry): JournalEntry {
+  if (!('entry' in kept)) return kept;
+  // Every field but `kind` and the whole exchange (opened on its own, and let go of sooner), named rather
+  // than copied and deleted (a delete makes each entry slow).
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { kind, details, ...rest } = kept.entry;
+  const line = rest as ExchangeJournalEntry;
+  line.wall = kept.wall;
+  if (kept.changes) line.changes = kept.changes;
+  return line;
+}
+
 export function createJournal(log: EventLog, capacity = 1000): Journal {
-  const ring: JournalEntry[] = [];
+  const ring: (Kept | ControlJournalEntry)[] = [];
   let next = 0;
   /** Events arrive before the exchange that caused them is logged; they wait here for it, by request id. */
   let changes = new Map<string, string[]>();
@@ -55,29 +78,23 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     changes = new Map();
   };
   const listeners = new Set<(line: JournalEntry) => void>();
-  const record = (entry: JournalEntry) => {
-    if (ring.length < capacity) ring.push(entry);
-    else ring[next] = entry;
+  const record = (kept: Kept | ControlJournalEntry) => {
+    if (ring.length < capacity) ring.push(kept);
+    else ring[next] = kept;
     next = (next + 1) % capacity;
-    for (const listener of listeners) listener(entry);
+    if (listeners.size) {
+      const line = lineOf(kept);
+      for (const listener of listeners) listener(line);
+    }
   };
   log.subscribe((entry: LogEntry) => {
     if (entry.kind === 'event') {
       if ('request' in entry.cause)
         changes.set(entry.cause.request, [...(changes.get(entry.cause.request) ?? []), describeEvent(entry)]);
     } else if (entry.kind === 'exchange') {
-      // Every field but `kind` and the whole exchange (opened on its own, and let go of sooner), named rather
-      // than copied and deleted (a delete makes each entry slow).
-      // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { kind, details, ...rest } = entry;
-      const exchange = rest as ExchangeJournalEntry;
-      exchange.wall = wallClock();
       const caused = changes.size ? changes.get(entry.id) : undefined;
-      if (caused) {
-        changes.delete(entry.id);
-        exchange.changes = caused;
-      }
-      record(exchange);
+      if (caused) changes.delete(entry.id);
+      record({ entry, wall: wallClock(), changes: caused });
     } else {
       // A new world starts the journal afresh; a reload (or a refused one) says so in it.
       if (WORLD_RESTARTS.has(entry.action)) clear();
@@ -92,7 +109,7 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
     }
   });
   return {
-    entries: () => (ring.length < capacity ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]),
+    entries: () => (ring.length < capacity ? ring : [...ring.slice(next), ...ring.slice(0, next)]).map(lineOf),
     clear,
     subscribe(listener) {
       listeners.add(listener);

@@ -37,15 +37,19 @@ interface Verdict {
 const servedChecks = new WeakMap<object, Verdict>();
 
 /**
- * Checks of large answers by their text: a page of fifty messages took ten times longer to check than to
- * make, and a client asks for the same page again and again. The same text is the same JSON value, so its
- * check is the same; kept for a bounded number of texts.
+ * Checks of answers by their text: a page of fifty messages took ten times longer to check than to make, and
+ * a client asks for the same page (or the same shell, while it runs) again and again. The same text is the
+ * same JSON value, so its check is the same. Looking a text up costs a hash of it, well under a check even
+ * for a small answer; small and large texts are kept apart so that large ones cannot hold the memory of a
+ * thousand small ones.
  */
-const LARGE_ANSWER = 2048;
+const SMALL_ANSWER = 2048;
 /** Texts past this are checked each time: 64 of them stay under 64 MiB however large answers grow. */
 const LARGEST_REMEMBERED = 1024 * 1024;
-const TEXT_CHECKS_CAPACITY = 64;
-const textChecks = new Map<string, Verdict>();
+const SMALL_CHECKS_CAPACITY = 1024;
+const LARGE_CHECKS_CAPACITY = 64;
+const smallChecks = new Map<string, Verdict>();
+const largeChecks = new Map<string, Verdict>();
 
 /** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
 export function checkedAnswer(operation: OperationDefinition, answer: Answer): Violation[] {
@@ -62,7 +66,10 @@ export function checkedAnswer(operation: OperationDefinition, answer: Answer): V
     return found.violations;
   }
   const text = answer.status === 204 ? '' : jsonText(answer);
-  if (text.length < LARGE_ANSWER || text.length > LARGEST_REMEMBERED)
-    return checkAnswer(operation, answer.status, body);
-  return keepBounded(textChecks, TEXT_CHECKS_CAPACITY, text, verdict(textChecks.get(text))).violations;
+  if (text.length > LARGEST_REMEMBERED) return checkAnswer(operation, answer.status, body);
+  const [checks, capacity] =
+    text.length < SMALL_ANSWER ? [smallChecks, SMALL_CHECKS_CAPACITY] : [largeChecks, LARGE_CHECKS_CAPACITY];
+  const known = checks.get(text);
+  if (known && known.operation === operation && known.status === answer.status) return known.violations;
+  return keepBounded(checks, capacity, text, verdict(known)).violations;
 }
