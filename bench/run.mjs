@@ -1,5 +1,5 @@
 // npm run bench: the throughput matrix (the simulator beside bare node:http, bare Express, Prism, WireMock,
-// talkback and its own upstream, all started up front as separate processes and measured in interleaved
+// talkback, mockttp and its own upstream, all started up front as separate processes and measured in interleaved
 // rounds), then the measures (bench/suite/measures), written to bench/results.md.
 // Flags: --duration S (5) --rounds N (3) --connections N (50) --only TEXT --quick --no-measures
 import { execFileSync, spawnSync } from 'node:child_process';

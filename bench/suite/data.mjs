@@ -1,6 +1,6 @@
 // The files the targets serve from, generated in the run's temporary folder: a paging scenario, a scenario of
-// many sessions, recordings of N interactions for `replay`, talkback tapes of the same interactions, and
-// WireMock stub mappings.
+// many sessions, recordings of N interactions for `replay`, talkback tapes of the same interactions, WireMock
+// stub mappings (static answers, or one proxying everything), and the empty folders the recorders write to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { headerDocument, interactionDocument } from '../../dist/recordings/format.js';
@@ -155,4 +155,21 @@ export function writeWireMockRoot(dir, fixtures) {
     writeFileSync(join(root, 'mappings', `stub-${i}.json`), JSON.stringify(mapping, null, 2));
   });
   return root;
+}
+
+/** WireMock's root folder for proxying: one mapping, any method and URL, forwarded to `upstream` (path and query kept). */
+export function writeWireMockProxyRoot(dir, upstream) {
+  const root = join(dir, 'wiremock-proxy');
+  mkdirSync(join(root, 'mappings'), { recursive: true });
+  mkdirSync(join(root, '__files'), { recursive: true });
+  const mapping = { request: { method: 'ANY', urlPattern: '.*' }, response: { proxyBaseUrl: upstream } };
+  writeFileSync(join(root, 'mappings', 'proxy-all.json'), JSON.stringify(mapping, null, 2));
+  return root;
+}
+
+/** A fresh, empty folder of the run's for a recorder to write into (WireMock's root, talkback's tapes). */
+export function emptyFolder(dir, name) {
+  const folder = join(dir, name);
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }

@@ -4,7 +4,15 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePagingScenario, writeRecording, writeSessionsScenario, writeTapes, writeWireMockRoot } from './data.mjs';
+import {
+  emptyFolder,
+  writePagingScenario,
+  writeRecording,
+  writeSessionsScenario,
+  writeTapes,
+  writeWireMockProxyRoot,
+  writeWireMockRoot,
+} from './data.mjs';
 
 const node = process.execPath;
 const SIM = 'bin/session-agent-sim.js';
@@ -21,6 +29,35 @@ function javaMissing() {
 }
 
 const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--port', String(port)] });
+const upstreamOf = (ctx) => `http://127.0.0.1:${ctx.ports.upstream}`;
+const wiremockAvailable = () => (existsSync(WIREMOCK_JAR) ? javaMissing() : `${WIREMOCK_JAR} not installed`);
+
+/**
+ * WireMock standalone on 127.0.0.1 serving a root folder. No per-request logging (WireMock's own advice for
+ * load tests); Content-Length rather than chunked bodies, so its answers are framed like every other target's.
+ * `journal`: false also turns the request journal off (the same advice); a recorder cannot run without it.
+ */
+function wiremock(port, root, { journal = false, extra = [] } = {}) {
+  return {
+    command: 'java',
+    args: [
+      '-jar',
+      WIREMOCK_JAR,
+      '--port',
+      String(port),
+      '--bind-address',
+      '127.0.0.1',
+      '--root-dir',
+      root,
+      '--disable-banner',
+      ...(journal ? [] : ['--no-request-journal']),
+      '--disable-request-logging',
+      '--use-chunked-encoding',
+      'never',
+      ...extra,
+    ],
+  };
+}
 
 export const TARGETS = [
   { id: 'sim-cli', name: 'sim CLI', start: (ctx, port) => sim(port, 'mock') },
@@ -145,30 +182,11 @@ export const TARGETS = [
     id: 'wiremock',
     name: 'WireMock',
     fixtures: 'static',
-    available: () => (existsSync(WIREMOCK_JAR) ? javaMissing() : `${WIREMOCK_JAR} not installed`),
+    available: wiremockAvailable,
     prepare: (ctx) => {
       ctx.files.wiremockRoot = writeWireMockRoot(ctx.tmp, ctx.fixtures.static);
     },
-    // No request journal or per-request logging (WireMock's own advice for load tests); Content-Length
-    // rather than chunked bodies, so its answers are framed like every other target's.
-    start: (ctx, port) => ({
-      command: 'java',
-      args: [
-        '-jar',
-        WIREMOCK_JAR,
-        '--port',
-        String(port),
-        '--bind-address',
-        '127.0.0.1',
-        '--root-dir',
-        ctx.files.wiremockRoot,
-        '--disable-banner',
-        '--no-request-journal',
-        '--disable-request-logging',
-        '--use-chunked-encoding',
-        'never',
-      ],
-    }),
+    start: (ctx, port) => wiremock(port, ctx.files.wiremockRoot),
   },
   {
     id: 'upstream',
@@ -185,15 +203,75 @@ export const TARGETS = [
     needs: ['upstream'],
     start: (ctx, port) => {
       ctx.files.recordOut = join(ctx.tmp, 'rec.yaml');
-      return sim(
-        port,
-        'record',
-        '--upstream',
-        `http://127.0.0.1:${ctx.ports.upstream}`,
-        '--recording',
-        ctx.files.recordOut,
-      );
+      return sim(port, 'record', '--upstream', upstreamOf(ctx), '--recording', ctx.files.recordOut);
     },
+  },
+  // The proxy workload's peers, each in front of the same upstream, as its users start it.
+  {
+    id: 'sim-proxy',
+    name: 'sim proxy → upstream',
+    needs: ['upstream'],
+    start: (ctx, port) => sim(port, 'proxy', '--upstream', upstreamOf(ctx)),
+  },
+  {
+    id: 'prism-proxy',
+    name: 'Prism CLI proxy → upstream',
+    needs: ['upstream'],
+    // Prism checks each request and answer against the spec; with --errors off (its default) a violation is
+    // only reported in an sl-violations header, never turned into an error answer, so what it forwards is 2xx.
+    start: (ctx, port) => ({
+      command: PRISM,
+      args: ['proxy', SPEC, upstreamOf(ctx), '-h', '127.0.0.1', '-p', String(port), '-v', 'silent'],
+      env: PRISM_ENV,
+    }),
+  },
+  {
+    id: 'wiremock-proxy',
+    name: 'WireMock proxy → upstream',
+    needs: ['upstream'],
+    available: wiremockAvailable,
+    prepare: (ctx) => {
+      ctx.files.wiremockProxyRoot = writeWireMockProxyRoot(ctx.tmp, upstreamOf(ctx));
+    },
+    start: (ctx, port) => wiremock(port, ctx.files.wiremockProxyRoot),
+  },
+  {
+    id: 'mockttp-passthrough',
+    name: 'mockttp forwardTo → upstream',
+    needs: ['upstream'],
+    start: (ctx, port) => ({ command: node, args: ['bench/servers/mockttp.mjs', String(port), upstreamOf(ctx)] }),
+  },
+  // The record workload's peers.
+  {
+    id: 'wiremock-record',
+    name: 'WireMock record → upstream',
+    needs: ['upstream'],
+    available: wiremockAvailable,
+    prepare: (ctx) => {
+      ctx.files.wiremockRecordRoot = emptyFolder(ctx.tmp, 'wiremock-record');
+    },
+    // --record-mappings refuses to start without the request journal: before writing a mapping WireMock counts
+    // the journal's requests like this one, and writes only the first of each (every request is still proxied).
+    // The journal is bounded so that the cell measures recording rather than a journal holding every request
+    // of the run (which that count scans); at the rates reached here, 3 s with and without the bound showed no
+    // difference.
+    start: (ctx, port) =>
+      wiremock(port, ctx.files.wiremockRecordRoot, {
+        journal: true,
+        extra: ['--max-request-journal-entries', '1000', '--proxy-all', upstreamOf(ctx), '--record-mappings'],
+      }),
+  },
+  {
+    id: 'talkback-record',
+    name: 'talkback record (OVERWRITE) → upstream',
+    needs: ['upstream'],
+    prepare: (ctx) => {
+      ctx.files.talkbackRecordTapes = emptyFolder(ctx.tmp, 'talkback-record');
+    },
+    start: (ctx, port) => ({
+      command: node,
+      args: ['bench/servers/talkback.mjs', String(port), ctx.files.talkbackRecordTapes, upstreamOf(ctx)],
+    }),
   },
   {
     id: 'real-server',

@@ -1,12 +1,15 @@
-// The measures half of the suite: start-up, partitions, event fan-out, replay loading, agent turns and msw, each
-// against its target. They run one after another because they share two cores with the simulator they measure.
+// The measures half of the suite: start-up, partitions, event fan-out, replay loading, agent turns, a turn's
+// prompt to idle on the event stream, a PTY's WebSocket echo and msw, each against its target. They run one
+// after another because they share two cores with the simulator they measure.
 // Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
 import { runIfMain } from './lib.mjs';
 import { measure as events } from './events.mjs';
 import { measure as msw } from './msw.mjs';
 import { measure as partitions } from './partitions.mjs';
+import { measure as ptyEcho } from './pty-echo.mjs';
 import { measure as replayLoad } from './replay-load.mjs';
 import { measure as startup } from './startup.mjs';
+import { measure as turnIdle } from './turn-idle.mjs';
 import { measure as turns } from './turns.mjs';
 
 export const MEASURES = [
@@ -15,6 +18,8 @@ export const MEASURES = [
   { name: 'events', measure: events },
   { name: 'replay-load', measure: replayLoad },
   { name: 'turns', measure: turns },
+  { name: 'turn-idle', measure: turnIdle },
+  { name: 'pty-echo', measure: ptyEcho },
   { name: 'msw', measure: msw },
 ];
 
