@@ -545,3 +545,9 @@ writeReport(join(root, 'bench', 'results.md'), {
 say(
   `wrote bench/results.md: ${criteria.filter((c) => c.met).length} of ${criteria.length} targets met; ${Math.floor(wall / 60)} min ${Math.round(wall % 60)} s`,
 );
+// The README shows the latest full run only: a quick or partial run would put a lesser table at the front door.
+if (!flags.quick && !only) {
+  const { updateReadme } = await import('./suite/readme.mjs');
+  if (updateReadme(join(root, 'README.md'), join(root, 'bench', 'results.md')))
+    say("updated the README's performance section");
+}

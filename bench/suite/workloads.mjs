@@ -184,7 +184,7 @@ export const CRITERIA = [
       { workload: w, kind: 'ratio', target: cli, ref: 'prism', min: 3 },
       { workload: w, kind: 'ratio', target: embedded, ref: 'bare-express', min: 0.9 },
       { workload: w, kind: 'p99', target: cli, max: 10, context: 'bare-node' },
-      { workload: w, kind: 'ratio', target: cli, ref: 'bare-node', min: 0.5 },
+      { workload: w, kind: 'ratio', target: cli, ref: 'bare-node', min: w === 'scenario' ? 0.55 : 0.5 },
     ];
   }),
   { workload: 'dynamic', kind: 'ratio', target: 'sim-cli-dynamic', ref: 'prism-dynamic', min: 10 },
