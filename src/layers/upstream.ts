@@ -30,18 +30,22 @@ export interface Upstream {
   timeoutMs: number;
 }
 
-/** Headers minus hop-by-hop ones, including those the message's own `Connection` header names. */
-function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Record<string, string> {
-  return flatHeaders(
-    headers,
-    new Set([
-      ...HOP_BY_HOP,
-      ...drop,
-      ...String(headers.connection ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase()),
-    ]),
-  );
+/** What is never passed on: hop-by-hop headers, plus those each side sets for itself. */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding', 'content-length']);
+const NOT_ANSWERED = new Set([...HOP_BY_HOP, 'content-length']);
+
+/**
+ * Headers minus `drop`, and minus those the message's own `Connection` header names (usually only `keep-alive`
+ * or `close`, already dropped: the set is then shared, not built per message).
+ */
+function endToEnd(headers: IncomingMessage['headers'], drop: ReadonlySet<string>): Record<string, string> {
+  const named = headers.connection;
+  if (named === undefined || named === '') return flatHeaders(headers, drop);
+  const extra = String(named)
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => !drop.has(h));
+  return flatHeaders(headers, extra.length ? new Set([...drop, ...extra]) : drop);
 }
 
 /**
@@ -108,7 +112,7 @@ export function httpIsNodesOwn(): boolean {
 /** Ask for identity encoding: answers are checked (and, later, recorded) as plain text. */
 function forwardedHeaders(exchange: Exchange): Record<string, string> {
   return {
-    ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']),
+    ...endToEnd(exchange.headers, NOT_FORWARDED),
     'accept-encoding': 'identity',
   };
 }
@@ -191,7 +195,7 @@ async function forwardByPool(exchange: Exchange, upstream: Upstream): Promise<An
     throw failure(where, upstream, undiciCode(error as NodeJS.ErrnoException), (error as Error).message);
   }
   const status = res.statusCode;
-  const answerHeaders = endToEnd(res.headers as IncomingMessage['headers'], ['content-length']);
+  const answerHeaders = endToEnd(res.headers as IncomingMessage['headers'], NOT_ANSWERED);
   const contentType = String(res.headers['content-type'] ?? '');
   if (contentType.startsWith('text/event-stream')) {
     const stream = res.body as Readable;
@@ -200,13 +204,15 @@ async function forwardByPool(exchange: Exchange, upstream: Upstream): Promise<An
     stream.on('error', () => {});
     return { kind: 'stream', status, headers: answerHeaders, stream };
   }
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of res.body) chunks.push(chunk as Buffer);
-  } catch (error) {
-    const code = undiciCode(error as NodeJS.ErrnoException);
-    throw new SimUpstreamError(where, 'the upstream broke off its answer', code);
-  }
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    // Events, not `for await`: the async iterator costs more than the rest of reading a small answer.
+    const read: Buffer[] = [];
+    res.body.on('data', (chunk: Buffer) => read.push(chunk));
+    res.body.once('end', () => resolve(read));
+    res.body.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new SimUpstreamError(where, 'the upstream broke off its answer', undiciCode(error))),
+    );
+  });
   return settled(
     where,
     status,
@@ -240,7 +246,7 @@ function forwardByHttp(exchange: Exchange, upstream: Upstream): Promise<Answer> 
     };
     const req = send(request, (res) => {
       const status = res.statusCode ?? 502;
-      const answerHeaders = endToEnd(res.headers, ['content-length']);
+      const answerHeaders = endToEnd(res.headers, NOT_ANSWERED);
       const contentType = String(res.headers['content-type'] ?? '');
       if (contentType.startsWith('text/event-stream')) {
         resolve({ kind: 'stream', status, headers: answerHeaders, stream: res });
