@@ -36,10 +36,10 @@ export function createPassThrough(options: {
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
     const started = wallClock();
     const answer = await forward(exchange, upstream);
-    return {
-      ...(recorder ? recorder.capture(exchange, answer, route, started) : answer),
-      layer: recorder ? 'record' : 'upstream',
-    };
+    if (!recorder) return { ...answer, layer: 'upstream' };
+    // A whole answer waits for its interaction to be in the file (written with others of the same turn).
+    const recorded = recorder.capture(exchange, answer, route, started);
+    return { ...(recorded instanceof Promise ? await recorded : recorded), layer: 'record' };
   };
   return Object.assign(through, {
     close: () => {

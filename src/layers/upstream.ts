@@ -6,6 +6,8 @@
 // Namespaces, not named imports: request is looked up per call, so interceptors (nock in tests) see it.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
 import { SimUpstreamError } from '../errors.js';
 import { flatHeaders, type Answer, type Exchange } from '../exchange/exchange.js';
 
@@ -28,64 +30,214 @@ export interface Upstream {
   timeoutMs: number;
 }
 
-/** Headers minus hop-by-hop ones, including those the message's own `Connection` header names. */
-function endToEnd(headers: IncomingMessage['headers'], drop: string[] = []): Record<string, string> {
-  return flatHeaders(
-    headers,
-    new Set([
-      ...HOP_BY_HOP,
-      ...drop,
-      ...String(headers.connection ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase()),
-    ]),
-  );
+/** What is never passed on: hop-by-hop headers, plus those each side sets for itself. */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'accept-encoding', 'content-length']);
+const NOT_ANSWERED = new Set([...HOP_BY_HOP, 'content-length']);
+
+/**
+ * Headers minus `drop`, and minus those the message's own `Connection` header names (usually only `keep-alive`
+ * or `close`, already dropped: the set is then shared, not built per message).
+ */
+function endToEnd(headers: IncomingMessage['headers'], drop: ReadonlySet<string>): Record<string, string> {
+  const named = headers.connection;
+  if (named === undefined || named === '') return flatHeaders(headers, drop);
+  const extra = String(named)
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => !drop.has(h));
+  return flatHeaders(headers, extra.length ? new Set([...drop, ...extra]) : drop);
 }
 
 /**
- * Connections to each upstream, kept open between requests: a proxy under load otherwise spends much of its
- * time setting up requests (the shared default agent, a URL parsed for each). Closed with `releaseUpstream`.
+ * Connections to each upstream, kept open between requests; closed with `releaseUpstream`. Two clients:
+ * - undici's Pool (keep-alive, one request at a time on each connection, as many connections as requests in
+ *   flight): a forwarded request costs the simulator about half the CPU that node:http's request does.
+ * - node:http's request, whenever something has replaced `http.request` (nock, or msw's interceptors, in a test
+ *   process): those script upstreams by patching node:http and the global fetch, and undici's own Pool would go
+ *   past them to the network. Checked per request, so an interceptor switched on or off later is seen.
  */
-const agents = new WeakMap<Upstream, http.Agent>();
+interface Connections {
+  pool?: Pool;
+  agent?: http.Agent;
+}
+const connections = new WeakMap<Upstream, Connections>();
+function connectionsOf(upstream: Upstream): Connections {
+  let kept = connections.get(upstream);
+  if (!kept) connections.set(upstream, (kept = {}));
+  return kept;
+}
+
+function poolFor(upstream: Upstream): Pool {
+  const kept = connectionsOf(upstream);
+  // No cap of its own: as many requests go upstream at once as clients send (the server's limits bound those).
+  kept.pool ??= new Pool(upstream.url.origin, {
+    pipelining: 1,
+    headersTimeout: upstream.timeoutMs,
+    bodyTimeout: upstream.timeoutMs,
+    connect: { timeout: upstream.timeoutMs },
+  });
+  return kept.pool;
+}
+
 function agentFor(upstream: Upstream): http.Agent {
-  let agent = agents.get(upstream);
-  if (!agent) {
-    // No cap of its own: as many requests go upstream at once as clients send (the server's limits bound those).
-    const options: http.AgentOptions = { keepAlive: true, scheduling: 'lifo' };
-    agent = upstream.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-    agents.set(upstream, agent);
-  }
-  return agent;
+  const kept = connectionsOf(upstream);
+  const options: http.AgentOptions = { keepAlive: true, scheduling: 'lifo' };
+  kept.agent ??= upstream.url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  return kept.agent;
 }
 
 /** Closes the connections kept open to the upstream (at shutdown). */
 export function releaseUpstream(upstream: Upstream): void {
-  agents.get(upstream)?.destroy();
-  agents.delete(upstream);
+  const kept = connections.get(upstream);
+  kept?.agent?.destroy();
+  kept?.pool?.destroy().catch(() => {});
+  connections.delete(upstream);
+}
+
+/** Node's own `http.request` is `function request(url, options, cb) { return new ClientRequest(...) }`. */
+const NODES_OWN_REQUEST =
+  /^function request\(url, options, cb\) \{\s*return new ClientRequest\(url, options, cb\);?\s*\}$/;
+let seenRequest: unknown;
+let ownRequest = false;
+/** Whether `http.request` is still Node's own (no interceptor has replaced it): then undici may forward. */
+export function httpIsNodesOwn(): boolean {
+  if (http.request !== seenRequest) {
+    seenRequest = http.request;
+    // A Proxy (how @mswjs/interceptors, under nock 14, wraps it) prints as native code; a replacement prints its own source.
+    ownRequest = NODES_OWN_REQUEST.test(Function.prototype.toString.call(http.request));
+  }
+  return ownRequest;
+}
+
+/** Ask for identity encoding: answers are checked (and, later, recorded) as plain text. */
+function forwardedHeaders(exchange: Exchange): Record<string, string> {
+  return {
+    ...endToEnd(exchange.headers, NOT_FORWARDED),
+    'accept-encoding': 'identity',
+  };
+}
+
+/** Never the query or credentials: this sentence is answered, kept for the inspector and logged. */
+function whereOf(exchange: Exchange, upstream: Upstream): string {
+  return `${exchange.method} ${upstream.url.origin}${exchange.pathname}`;
+}
+
+function failure(where: string, upstream: Upstream, code: string, message: string): SimUpstreamError {
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'nothing is listening there'
+      : code === 'ETIMEDOUT'
+        ? `no answer within ${upstream.timeoutMs} ms`
+        : code === 'ECONNRESET'
+          ? 'the connection was reset'
+          : message;
+  return new SimUpstreamError(where, why, code);
+}
+
+/** The answer once its body is in: parsed when it is JSON (a malformed one is the upstream's failure). */
+function settled(
+  where: string,
+  status: number,
+  headers: Record<string, string>,
+  contentType: string,
+  raw: Buffer,
+): Answer {
+  let body: unknown;
+  if (contentType.includes('json') && raw.length) {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new SimUpstreamError(where, 'the upstream answered malformed JSON', 'EBADJSON');
+    }
+  }
+  return { kind: 'raw', status, headers, body, raw };
 }
 
 export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer> {
+  return httpIsNodesOwn() ? forwardByPool(exchange, upstream) : forwardByHttp(exchange, upstream);
+}
+
+/** undici's error codes as the ones node:http gives (and `SimUpstreamError` names). */
+function undiciCode(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'ETIMEDOUT';
+    case 'UND_ERR_SOCKET':
+      return 'ECONNRESET';
+    default:
+      return error.code ?? 'EUPSTREAM';
+  }
+}
+
+async function forwardByPool(exchange: Exchange, upstream: Upstream): Promise<Answer> {
   const base = upstream.url;
-  // Ask for identity encoding: answers are checked (and, later, recorded) as plain text.
-  const headers: Record<string, string> = {
-    ...endToEnd(exchange.headers, ['accept-encoding', 'content-length']),
-    'accept-encoding': 'identity',
-  };
+  const headers = forwardedHeaders(exchange);
+  // Credentials written into --upstream are sent as Basic auth (unless the client sent its own), as node:http does.
+  if (base.username && headers.authorization === undefined) {
+    const user = `${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}`;
+    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+  }
+  // undici refuses `expect` (100-continue): the simulator has the whole body already and sends it at once.
+  delete headers.expect;
+  const where = whereOf(exchange, upstream);
+  let res: Awaited<ReturnType<Pool['request']>>;
+  try {
+    res = await poolFor(upstream).request({
+      // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
+      path: `${exchange.pathname}${exchange.search}`,
+      method: exchange.method,
+      headers,
+      body: exchange.rawBody.length ? exchange.rawBody : undefined,
+    });
+  } catch (error) {
+    throw failure(where, upstream, undiciCode(error as NodeJS.ErrnoException), (error as Error).message);
+  }
+  const status = res.statusCode;
+  const answerHeaders = endToEnd(res.headers as IncomingMessage['headers'], NOT_ANSWERED);
+  const contentType = String(res.headers['content-type'] ?? '');
+  if (contentType.startsWith('text/event-stream')) {
+    const stream = res.body as Readable;
+    // undici's body reports being let go (destroy(): the client went away, a HEAD answer needs no body) as an
+    // AbortError; unheard, that would end the process. Whoever pipes the stream on still hears real failures.
+    stream.on('error', () => {});
+    return { kind: 'stream', status, headers: answerHeaders, stream };
+  }
+  const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+    // Events, not `for await`: the async iterator costs more than the rest of reading a small answer.
+    const read: Buffer[] = [];
+    res.body.on('data', (chunk: Buffer) => read.push(chunk));
+    res.body.once('end', () => resolve(read));
+    res.body.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new SimUpstreamError(where, 'the upstream broke off its answer', undiciCode(error))),
+    );
+  });
+  return settled(
+    where,
+    status,
+    answerHeaders,
+    contentType,
+    chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks),
+  );
+}
+
+function forwardByHttp(exchange: Exchange, upstream: Upstream): Promise<Answer> {
+  const base = upstream.url;
+  const headers = forwardedHeaders(exchange);
   if (exchange.rawBody.length) headers['content-length'] = String(exchange.rawBody.length);
   const send = base.protocol === 'https:' ? https.request : http.request;
-  // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
-  const path = `${exchange.pathname}${exchange.search}`;
   // Credentials written into --upstream are sent as Basic auth, as a URL request would send them.
   const auth = base.username ? `${decodeURIComponent(base.username)}:${decodeURIComponent(base.password)}` : undefined;
-  // Never the query or credentials: this sentence is answered, kept for the inspector and logged.
-  const where = `${exchange.method} ${base.origin}${exchange.pathname}`;
+  const where = whereOf(exchange, upstream);
 
   return new Promise<Answer>((resolve, reject) => {
     const request = {
       protocol: base.protocol,
       hostname: base.hostname.replace(/^\[|\]$/g, ''),
       port: base.port,
-      path,
+      // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
+      path: `${exchange.pathname}${exchange.search}`,
       auth,
       method: exchange.method,
       headers,
@@ -94,8 +246,9 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
     };
     const req = send(request, (res) => {
       const status = res.statusCode ?? 502;
-      const answerHeaders = endToEnd(res.headers, ['content-length']);
-      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      const answerHeaders = endToEnd(res.headers, NOT_ANSWERED);
+      const contentType = String(res.headers['content-type'] ?? '');
+      if (contentType.startsWith('text/event-stream')) {
         resolve({ kind: 'stream', status, headers: answerHeaders, stream: res });
         return;
       }
@@ -105,32 +258,17 @@ export function forward(exchange: Exchange, upstream: Upstream): Promise<Answer>
         reject(new SimUpstreamError(where, 'the upstream broke off its answer', (error as NodeJS.ErrnoException).code)),
       );
       res.on('end', () => {
-        const raw = Buffer.concat(chunks);
-        let body: unknown;
-        if (String(res.headers['content-type'] ?? '').includes('json') && raw.length) {
-          try {
-            body = JSON.parse(raw.toString('utf8'));
-          } catch {
-            reject(new SimUpstreamError(where, 'the upstream answered malformed JSON', 'EBADJSON'));
-            return;
-          }
+        try {
+          resolve(settled(where, status, answerHeaders, contentType, Buffer.concat(chunks)));
+        } catch (error) {
+          reject(error);
         }
-        resolve({ kind: 'raw', status, headers: answerHeaders, body, raw });
       });
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const code = error.code ?? 'EUPSTREAM';
-      const why =
-        code === 'ECONNREFUSED'
-          ? 'nothing is listening there'
-          : code === 'ETIMEDOUT'
-            ? `no answer within ${upstream.timeoutMs} ms`
-            : code === 'ECONNRESET'
-              ? 'the connection was reset'
-              : error.message;
-      reject(new SimUpstreamError(where, why, code));
-    });
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      reject(failure(where, upstream, error.code ?? 'EUPSTREAM', error.message)),
+    );
     req.end(exchange.rawBody.length ? exchange.rawBody : undefined);
   });
 }

@@ -1,7 +1,9 @@
 /**
- * Writes interactions to a recording file as they complete: each one is a whole YAML document written with
- * a single append (cut back if the disk takes only part of it), so a crash (even kill -9) between two writes leaves a valid file holding every completed
- * interaction, and concurrent exchanges never interleave (the event loop writes one at a time).
+ * Writes interactions to a recording file as they complete: each one is a whole YAML document, and those
+ * completed in one turn of the event loop go out in a single append (cut back to the last whole document if
+ * the disk takes only part of it). An answer is sent only once its document is written, so a crash (even
+ * kill -9) at any moment leaves a valid file holding every interaction whose answer went out, and concurrent
+ * exchanges never interleave (the event loop writes one batch at a time).
  *
  * Why this is not a reader of the partition's log, as the journal, coverage and the exchange details are:
  * the pass-through calls it with the upstream's answer, before the pipeline logs anything, because a
@@ -50,14 +52,17 @@ import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } f
 export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
 
 export interface Recorder {
-  /** Records the exchange once its answer is complete; returns the answer to send (a tee for streams). `startedAt`: wall ms. */
+  /**
+   * Records the exchange once its answer is complete; returns the answer to send (a tee for streams, at once) or,
+   * for a whole answer, a promise of it settled once its interaction is in the file. `startedAt`: wall ms.
+   */
   capture(
     exchange: Exchange,
     answer: Answer,
     route: { operationId?: string; pathParams?: Record<string, string> },
     startedAt: number,
-  ): Answer;
-  /** Closes the file; an interaction that completes after it is logged as not written. */
+  ): Answer | Promise<Answer>;
+  /** Writes what is queued and closes the file; an interaction that completes after it is logged as not written. */
   close(): void;
 }
 
@@ -106,37 +111,87 @@ export function createRecorder(
 
   // Where the last whole document ends: a write that fails half-way is cut back to it, so the file stays valid.
   let end = fstatSync(fd).size;
-  /** Each interaction is one document appended whole; one that fails is reported, never dropped silently. */
-  const write = (interaction: Interaction) => {
-    const document = interactionDocument(interaction);
-    const bytes = Buffer.from(options.scrub ? options.scrub(document) : document);
+  let closed = false;
+
+  /**
+   * Documents waiting for the next write, in `seq` order, each with whoever waits for it (the answer it
+   * records). A group commit: every interaction completed in one turn of the event loop goes to the file in one
+   * write, and each answer leaves only once its document is in the file (the kernel's, which kill -9 does not
+   * undo). So "completed" stays "answered", and the simulator makes one system call per batch, not per request.
+   */
+  let queued: Queued[] = [];
+  let flushing: NodeJS.Immediate | undefined;
+
+  /** Writes what is queued; a document the disk refused (or took only part of) is reported, never dropped silently. */
+  const flush = () => {
+    flushing = undefined;
+    const batch = queued;
+    queued = [];
+    if (batch.length === 0) return;
+    if (closed) {
+      for (const { interaction, done } of batch) {
+        log(
+          `record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: the recording is closed`,
+        );
+        done?.(new SimRecordingWriteError(file, 'ECLOSED', 'the recording is closed'));
+      }
+      return;
+    }
+    const bytes = batch.length === 1 ? (batch[0] as Queued).bytes : Buffer.concat(batch.map((q) => q.bytes));
     let written = 0;
+    let error: unknown;
     try {
       // A full disk can take part of a write and refuse the rest.
       while (written < bytes.length) written += writeSync(fd, bytes, written);
-      end += bytes.length;
-    } catch (error) {
-      if (written > 0) ftruncateSync(fd, end);
+    } catch (caught) {
+      error = caught;
+    }
+    // The documents wholly written are kept; the file is cut back to the end of the last of them.
+    let kept = 0;
+    let whole = 0;
+    while (kept < batch.length && whole + (batch[kept] as Queued).bytes.length <= written)
+      whole += (batch[kept++] as Queued).bytes.length;
+    if (error !== undefined && written > whole) {
+      try {
+        ftruncateSync(fd, end + whole);
+      } catch {
+        // the file keeps a torn tail, which a reader skips
+      }
+    }
+    end += whole;
+    for (let index = 0; index < batch.length; index++) {
+      const { interaction, done } = batch[index] as Queued;
+      if (index < kept) {
+        done?.();
+        continue;
+      }
       const failure = new SimRecordingWriteError(file, (error as NodeJS.ErrnoException).code, describeFsError(error));
       log(
         `record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`,
       );
-      throw failure;
+      done?.(failure);
     }
   };
 
-  const writeLogged = (interaction: Interaction) => {
-    try {
-      write(interaction);
-    } catch {
-      // logged by write
-    }
+  /** Queues a whole document; `done` (when given) hears once it is written, or why it was not. */
+  const enqueue = (interaction: Interaction, done?: (failure?: SimRecordingWriteError) => void) => {
+    const document = interactionDocument(interaction);
+    queued.push({ interaction, bytes: Buffer.from(options.scrub ? options.scrub(document) : document), done });
+    flushing ??= setImmediate(flush);
   };
 
-  let closed = false;
+  /** The answer, once its interaction is in the file; a write that fails is the client's answer (507). */
+  const whenWritten = (interaction: Interaction, answer: Answer) =>
+    new Promise<Answer>((resolve, reject) =>
+      enqueue(interaction, (failure) => (failure ? reject(failure) : resolve(answer))),
+    );
+
   return {
     close() {
       if (closed) return;
+      // What is queued is written first: every answer already decided keeps its interaction.
+      if (flushing) clearImmediate(flushing);
+      flush();
       closed = true;
       closeSync(fd);
     },
@@ -155,17 +210,19 @@ export function createRecorder(
             : answer.kind === 'raw' && answer.raw.length
               ? answer.raw.toString('utf8')
               : undefined;
-        write({
-          seq: ++seq,
-          ...base,
-          response: {
-            status: answer.status,
-            headers: redactHeaders(answer.headers ?? {}, rules),
-            body: redactBody(body, rules),
+        return whenWritten(
+          {
+            seq: ++seq,
+            ...base,
+            response: {
+              status: answer.status,
+              headers: redactHeaders(answer.headers ?? {}, rules),
+              body: redactBody(body, rules),
+            },
+            timing: { started, durationMs: wallClock() - startedAt },
           },
-          timing: { started, durationMs: wallClock() - startedAt },
-        });
-        return answer;
+          answer,
+        );
       }
       // A stream is recorded chunk by chunk with its timing, and written when it ends: when the upstream ends
       // it, or (an event stream never ends by itself) when the client goes away.
@@ -183,8 +240,8 @@ export function createRecorder(
       const finish = (open: boolean) => {
         if (written) return;
         written = true;
-        // The answer has gone out already: the failure can only be logged (write does).
-        writeLogged({
+        // The answer has gone out already: the failure can only be logged (flush does).
+        enqueue({
           seq: ++seq,
           ...base,
           response: {
@@ -202,10 +259,19 @@ export function createRecorder(
         // Nobody is reading any more: let go of the upstream connection too.
         (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
       });
+      // An upstream that breaks off its stream breaks off the client's too (pipe alone would leave it open).
+      answer.stream.once('error', (error: Error) => tee.destroy(error));
       answer.stream.pipe(tee);
       return { ...answer, stream: tee };
     },
   };
+}
+
+/** A document waiting to be written, and whoever waits for it. */
+interface Queued {
+  interaction: Interaction;
+  bytes: Buffer;
+  done?: (failure?: SimRecordingWriteError) => void;
 }
 
 /** An fs failure in words a user acts on: `no space left on device (ENOSPC)`. */
