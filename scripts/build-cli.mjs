@@ -45,8 +45,8 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile: `${OUT}.tmp`,
-  // Loaded only when asked for (dynamic bodies, tests' interception, the tsx fallback), and Prism is found
-  // through require.resolve at run time: they stay in node_modules.
+  // Loaded only when asked for (dynamic bodies, forwarding, tests' interception, the tsx fallback), and Prism is
+  // found through require.resolve at run time: they stay in node_modules.
   external: [
     '@stoplight/*',
     'json-schema-faker',
@@ -58,6 +58,7 @@ await build({
     'nock',
     '@lydell/node-pty',
     'node-pty',
+    'undici',
   ],
   // Bundled CommonJS packages call require for Node's own modules.
   banner: {

@@ -7,7 +7,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import { Pool } from 'undici';
+import type * as Undici from 'undici';
+import type { Pool } from 'undici';
 import { SimUpstreamError } from '../errors.js';
 import { flatHeaders, type Answer, type Exchange } from '../exchange/exchange.js';
 
@@ -67,8 +68,16 @@ function connectionsOf(upstream: Upstream): Connections {
   return kept;
 }
 
-function poolFor(upstream: Upstream): Pool {
+/**
+ * undici, loaded when a first request is forwarded: the mock never needs it, and it is as large as the rest of
+ * the simulator, a start-up cost for every mock otherwise.
+ */
+let undici: Promise<typeof Undici> | undefined;
+
+async function poolFor(upstream: Upstream): Promise<Pool> {
   const kept = connectionsOf(upstream);
+  if (kept.pool) return kept.pool;
+  const { Pool } = await (undici ??= import('undici'));
   // No cap of its own: as many requests go upstream at once as clients send (the server's limits bound those).
   kept.pool ??= new Pool(upstream.url.origin, {
     pipelining: 1,
@@ -184,7 +193,9 @@ async function forwardByPool(exchange: Exchange, upstream: Upstream): Promise<An
   const where = whereOf(exchange, upstream);
   let res: Awaited<ReturnType<Pool['request']>>;
   try {
-    res = await poolFor(upstream).request({
+    // The pool once made, without a turn of the event loop for the await.
+    const pool = connections.get(upstream)?.pool ?? (await poolFor(upstream));
+    res = await pool.request({
       // The request's own path on the upstream's origin (a path like `//x` stays a path, never another host).
       path: `${exchange.pathname}${exchange.search}`,
       method: exchange.method,
