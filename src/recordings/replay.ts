@@ -22,12 +22,16 @@ export interface Replayer {
   /**
    * The recorded answer for this request, or undefined when nothing recorded matches. `cursors` counts how
    * often each recorded request was answered (per partition, so parallel workers each replay from the start).
+   * An answer served again as it is, is the same object each time: read it, never change it.
    */
-  answer(exchange: Exchange, route: Route, cursors: Map<string, number>): Answer | undefined;
+  answer(exchange: Exchange, route: Route, cursors: Map<string, number>): Replayed | undefined;
   /** The error to answer for a miss, naming the closest recorded interaction. */
   miss(exchange: Exchange, route: Route): SimRecordingNotFoundError;
   readonly size: number;
 }
+
+/** A recorded answer, saying it was replayed. */
+export type Replayed = Answer & { layer: 'replay' };
 
 interface Identity {
   method: string;
@@ -117,19 +121,22 @@ export function createReplayer(
   const liveIdentity = (exchange: Exchange, route: Route) =>
     identify(exchange.method, route, exchange.pathname, queryOf(exchange.searchParams), requestBody(exchange));
   // A request without a body is keyed by its method, operation and target alone: a client polls the same few
-  // URLs, and working out their identity again for each poll was a good part of a replayed answer.
-  const liveKeys = new Map<string, string>();
-  const liveKey = (exchange: Exchange, route: Route): string => {
-    if (exchange.rawBody.length) return canonical(liveIdentity(exchange, route)) as string;
+  // URLs, and working out their identity again for each poll was a good part of a replayed answer. What the
+  // key finds is kept with it: the recording is read once, so a key's recorded answers never change.
+  const liveKeys = new Map<string, Keyed>();
+  const keyed = (key: string): Keyed => ({ key, recorded: byKey.get(key) });
+  const liveKey = (exchange: Exchange, route: Route): Keyed => {
+    if (exchange.rawBody.length) return keyed(canonical(liveIdentity(exchange, route)) as string);
     const target = `${exchange.method} ${route.operationId ?? ''} ${exchange.pathname}${exchange.search}`;
-    return remember(liveKeys, LIVE_KEY_CAPACITY, target, () => canonical(liveIdentity(exchange, route)) as string);
+    return remember(liveKeys, LIVE_KEY_CAPACITY, target, () =>
+      keyed(canonical(liveIdentity(exchange, route)) as string),
+    );
   };
 
   return {
     size,
     answer(exchange, route, cursors) {
-      const key = liveKey(exchange, route);
-      const recorded = byKey.get(key);
+      const { key, recorded } = liveKey(exchange, route);
       const served = cursors.get(key) ?? 0;
       if (!recorded || (exhausted === 'error' && served >= recorded.length)) return undefined;
       const chosen = recorded[Math.min(served, recorded.length - 1)] as Recorded;
@@ -202,6 +209,12 @@ function bodyDifference(recorded: unknown, live: unknown, at: string): string | 
   return `body field ${at.slice(1) || '(body)'} differs: recorded ${JSON.stringify(recorded)}, sent ${JSON.stringify(live)}`;
 }
 
+/** A live request's key, and what was recorded under it (nothing, for a miss). */
+interface Keyed {
+  key: string;
+  recorded: Recorded[] | undefined;
+}
+
 interface Recorded {
   seq: number;
   method: string;
@@ -211,8 +224,13 @@ interface Recorded {
 
 type KeptResponse = Omit<Interaction['response'], 'body'> & {
   /** A JSON body as compact text (far smaller than the object it parses to), parsed when first answered. */
-  json?: { text: string; parsed?: unknown };
+  json?: { text: string };
   body?: string;
+  /**
+   * The answer made from it, when it is served again as it is (anything but a stream): the same object each
+   * time, read and never changed by those it is handed to, as its body already was.
+   */
+  answer?: Replayed;
 };
 
 /** Header sets are few in a recording however long it is: each distinct one is kept once. */
@@ -231,16 +249,35 @@ function keptResponse(response: Interaction['response'], headerSets: HeaderSets)
   return { status, headers, json: { text: JSON.stringify(body) } };
 }
 
-function toAnswer(response: KeptResponse): Answer {
-  const { status, headers, body, chunks, json } = response;
-  if (chunks) return { kind: 'stream', status, headers, stream: playChunks(chunks, response.open === true) };
-  if (json) {
-    // The text goes out as recorded; the value is what the answer is checked with, parsed once.
-    json.parsed ??= JSON.parse(json.text) as unknown;
-    return { kind: 'json', status, headers, body: json.parsed, text: json.text, served: true };
-  }
-  if (body !== undefined) return { kind: 'raw', status, headers, raw: Buffer.from(body) };
-  return { kind: 'empty', status, headers };
+function toAnswer(response: KeptResponse): Replayed {
+  if (response.chunks)
+    return {
+      layer: 'replay',
+      kind: 'stream',
+      status: response.status,
+      headers: response.headers,
+      stream: playChunks(response.chunks, response.open === true),
+    };
+  return (response.answer ??= served(response));
+}
+
+/** The answer a recorded response gives every time it is served (a stream is played anew each time). */
+function served(response: KeptResponse): Replayed {
+  const { status, headers, body, json } = response;
+  const layer = 'replay';
+  // The text goes out as recorded; the value is what the answer is checked with, parsed once.
+  if (json)
+    return {
+      layer,
+      kind: 'json',
+      status,
+      headers,
+      body: JSON.parse(json.text) as unknown,
+      text: json.text,
+      served: true,
+    };
+  if (body !== undefined) return { layer, kind: 'raw', status, headers, raw: Buffer.from(body) };
+  return { layer, kind: 'empty', status, headers };
 }
 
 /**
