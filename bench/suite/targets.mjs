@@ -28,7 +28,9 @@ function javaMissing() {
   return result.error || result.status !== 0 ? 'java not found on PATH' : undefined;
 }
 
-const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--port', String(port)] });
+// --quiet: the CLI prints a line per exchange by default (about 15 µs of an answer here); every peer runs with
+// its request logging off too (Prism -v silent, WireMock --disable-request-logging, talkback silent).
+const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--quiet', '--port', String(port)] });
 const upstreamOf = (ctx) => `http://127.0.0.1:${ctx.ports.upstream}`;
 const wiremockAvailable = () => (existsSync(WIREMOCK_JAR) ? javaMissing() : `${WIREMOCK_JAR} not installed`);
 
