@@ -182,6 +182,7 @@ export const CRITERIA = [
     const embedded = w === 'scenario' ? 'sim-embedded' : 'sim-embedded-examples';
     return [
       { workload: w, kind: 'ratio', target: cli, ref: 'prism', min: 3 },
+      { workload: w, kind: 'ratio', target: cli, ref: 'wiremock', min: 1 },
       { workload: w, kind: 'ratio', target: embedded, ref: 'bare-express', min: 0.9 },
       { workload: w, kind: 'p99', target: cli, max: 10, context: 'bare-node' },
       { workload: w, kind: 'ratio', target: cli, ref: 'bare-node', min: w === 'scenario' ? 0.55 : 0.5 },
@@ -189,6 +190,8 @@ export const CRITERIA = [
   }),
   { workload: 'dynamic', kind: 'ratio', target: 'sim-cli-dynamic', ref: 'prism-dynamic', min: 10 },
   { workload: 'post', kind: 'ratio', target: 'sim-cli-examples', ref: 'prism', min: 3 },
+  { workload: 'post', kind: 'ratio', target: 'sim-cli-examples', ref: 'wiremock', min: 1 },
+  { workload: 'session-list', kind: 'ratio', target: 'sim-cli-sessions', ref: 'prism', min: 1 },
   { workload: 'replay-100', kind: 'ratio', target: 'sim-replay-100', ref: 'talkback-100', min: 1 },
   { workload: 'replay-100k', kind: 'ratio', target: 'sim-replay-100k', ref: 'talkback-100k', min: 1 },
   // A proxy or a recorder makes a second HTTP exchange per request, so against the upstream called directly
