@@ -388,3 +388,44 @@ export async function runIfMain(moduleUrl, measure) {
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
   process.exitCode = rows.every((r) => r.met) ? 0 : 1;
 }
+
+/**
+ * Runs `step` `warm` times unmeasured (start-up: code paths compiled, a scenario's first minutes played), then
+ * `count` times measured, one after another, each until one fails; a failure is added to `failures` and ends
+ * the run. Gives the measured steps' results, the wall time and the simulator's CPU over them, and adds a line
+ * to `failures` when fewer than `count` ran. `unit` and `units` name the steps in those lines (`cycle`, `echo`).
+ */
+export async function warmThenMeasure({
+  warm,
+  count,
+  step,
+  sim,
+  failures,
+  unit,
+  units = `${unit}s`,
+  check = () => {},
+}) {
+  for (let i = 0; i < warm && failures.length === 0; i++) {
+    try {
+      await step(-1 - i);
+    } catch (error) {
+      failures.push(`warm-up ${i + 1}: ${error.message}`);
+    }
+  }
+  const results = [];
+  const simCpuBefore = procCpuMs(sim.pid);
+  const started = performance.now();
+  for (let i = 0; i < count && failures.length === 0; i++) {
+    check();
+    try {
+      results.push(await step(i + 1));
+    } catch (error) {
+      failures.push(`${unit} ${i + 1}: ${error.message}`);
+    }
+  }
+  const wallMs = performance.now() - started;
+  const simCpuMs = procCpuMs(sim.pid) - simCpuBefore;
+  sim.assertAlive();
+  if (results.length < count) failures.push(`stopped after ${results.length} of ${count} ${units}`);
+  return { results, wallMs, simCpuMs };
+}

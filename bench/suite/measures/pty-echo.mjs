@@ -13,13 +13,13 @@ import {
   freePort,
   guarded,
   percentile,
-  procCpuMs,
   request,
   round,
   row,
   runIfMain,
   SHELL_ID,
   SHELL_PATH,
+  warmThenMeasure,
 } from './lib.mjs';
 
 // Measured here (quick runs of 200 echoes): medians of 0.29–0.41 ms and p99s of 3.2–3.7 ms on a quiet machine
@@ -136,28 +136,20 @@ export async function measure({ quick = false } = {}) {
 
       const failures = [];
       // The first lines compile the terminal's and the socket's code paths: start-up, not an echo.
-      for (let i = 0; i < WARM_ECHOES && failures.length === 0; i++) {
-        try {
-          await echo(-1 - i);
-        } catch (error) {
-          failures.push(`warm-up ${i + 1}: ${error.message}`);
-        }
-      }
-      const times = [];
-      const simCpuBefore = procCpuMs(sim.pid);
-      const started = performance.now();
-      for (let i = 0; i < echoes && failures.length === 0; i++) {
-        scope.check();
-        try {
-          times.push(await echo(i + 1));
-        } catch (error) {
-          failures.push(`echo ${i + 1}: ${error.message}`);
-        }
-      }
-      const wallMs = performance.now() - started;
-      const simCpuMs = procCpuMs(sim.pid) - simCpuBefore;
-      sim.assertAlive();
-      if (times.length < echoes) failures.push(`stopped after ${times.length} of ${echoes} echoes`);
+      const {
+        results: times,
+        wallMs,
+        simCpuMs,
+      } = await warmThenMeasure({
+        warm: WARM_ECHOES,
+        count: echoes,
+        step: echo,
+        sim,
+        failures,
+        unit: 'echo',
+        units: 'echoes',
+        check: () => scope.check(),
+      });
 
       times.sort((a, b) => a - b);
       const p = (q) => round(percentile(times, q), 2);

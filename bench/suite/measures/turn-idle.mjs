@@ -13,13 +13,13 @@ import {
   guarded,
   median,
   percentile,
-  procCpuMs,
   request,
   round,
   row,
   runIfMain,
   SHELL_ID,
   SHELL_PATH,
+  warmThenMeasure,
 } from './lib.mjs';
 
 // Measured here (quick runs of 50 cycles): medians of 11–12 ms and p95s of 16–21 ms on a quiet machine, and
@@ -209,27 +209,14 @@ export async function measure({ quick = false } = {}) {
       const failures = [];
       // The first cycles compile each operation's path, and the first advance plays the default scenario's
       // own first minutes (its shells, forms, a session that appears): start-up, not a turn.
-      for (let i = 0; i < WARM_CYCLES && failures.length === 0; i++) {
-        try {
-          await cycle(-1 - i);
-        } catch (error) {
-          failures.push(`warm-up ${i + 1}: ${error.message}`);
-        }
-      }
-      const results = [];
-      const simCpuBefore = procCpuMs(sim.pid);
-      const started = performance.now();
-      for (let i = 0; i < cycles && failures.length === 0; i++) {
-        try {
-          results.push(await cycle(i + 1));
-        } catch (error) {
-          failures.push(`cycle ${i + 1}: ${error.message}`);
-        }
-      }
-      const wallMs = performance.now() - started;
-      const simCpuMs = procCpuMs(sim.pid) - simCpuBefore;
-      sim.assertAlive();
-      if (results.length < cycles) failures.push(`stopped after ${results.length} of ${cycles} cycles`);
+      const { results, wallMs, simCpuMs } = await warmThenMeasure({
+        warm: WARM_CYCLES,
+        count: cycles,
+        step: cycle,
+        sim,
+        failures,
+        unit: 'cycle',
+      });
       if (streamClosed) failures.push('the simulator closed the event stream');
       failures.push(...problems.slice(0, 2));
 

@@ -11,13 +11,13 @@ import {
   median,
   NO_TARGET,
   percentile,
-  procCpuMs,
   request,
   round,
   row,
   runIfMain,
   SHELL_ID,
   SHELL_PATH,
+  warmThenMeasure,
 } from './lib.mjs';
 
 // Measured here with the machine shared (1-min load average 8–10 on its 2 cores, other processes using about
@@ -110,28 +110,14 @@ export async function measure({ quick = false } = {}) {
 
       // The first cycles load and compile each operation's path, and the first advance plays the default
       // scenario's own first minutes (its shells, forms, a session that appears): start-up, not a turn.
-      for (let i = 0; i < WARM_CYCLES && failures.length === 0; i++) {
-        try {
-          await cycle(-1 - i);
-        } catch (error) {
-          failures.push(`warm-up ${i + 1}: ${error.message}`);
-        }
-      }
-
-      const results = [];
-      const simCpuBefore = procCpuMs(sim.pid);
-      const started = performance.now();
-      for (let i = 0; i < cycles && failures.length === 0; i++) {
-        try {
-          results.push(await cycle(i + 1));
-        } catch (error) {
-          failures.push(`cycle ${i + 1}: ${error.message}`);
-        }
-      }
-      const wallMs = performance.now() - started;
-      const simCpuMs = procCpuMs(sim.pid) - simCpuBefore;
-      sim.assertAlive();
-      if (results.length < cycles) failures.push(`stopped after ${results.length} of ${cycles} cycles`);
+      const { results, wallMs, simCpuMs } = await warmThenMeasure({
+        warm: WARM_CYCLES,
+        count: cycles,
+        step: cycle,
+        sim,
+        failures,
+        unit: 'cycle',
+      });
 
       const totals = results.map((r) => r.total).sort((a, b) => a - b);
       const p = (q) => round(percentile(totals, q), 1);
