@@ -13,11 +13,12 @@ import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { checkSimOptions } from './options.js';
 import { SimConfigError, SimInternalError } from './errors.js';
 import { readExchange, writeAnswer } from './http/io.js';
+import type { Answer } from './exchange/exchange.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues } from './recordings/secret-values.js';
 import { createScenarioLibrary } from './scenarios/scenario-library.js';
 import { DEFAULT_SPEC_PATH, loadSpecOnce, specFromDocument, type SpecIndex } from './openapi/openapi.js';
-import { createDecide, type PipelineDeps } from './pipeline.js';
+import { createDecide, type Decide, type PipelineDeps } from './pipeline.js';
 import { assembleCore } from './core.js';
 
 export type { PipelineDeps } from './pipeline.js';
@@ -30,6 +31,8 @@ export interface Simulator {
    * itself (in HTML) before any middleware runs, such as an absolute-form `http://x@`.
    */
   pipeline: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** The pipeline without a host: a request as read in, its answer out (what `pipeline` writes). */
+  decide: Decide;
 }
 
 export interface SimApp extends Express, Simulator {}
@@ -54,6 +57,7 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   (app as unknown as { handle: typeof handle }).handle = handle;
   app.sim = simulator.sim;
   app.pipeline = simulator.pipeline;
+  app.decide = simulator.decide;
   return app;
 }
 
@@ -73,15 +77,18 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
     : fallbackLayer(await createFallback(spec, { dynamic: config.dynamic, seed: config.seed }));
   const sim = assembleCore({ config, home, spec, secrets, passThrough, library, source });
   sim.openStreams = new Set();
-  return { sim, pipeline: createPipeline(sim) };
+  const decide = createDecide(sim);
+  return { sim, decide, pipeline: createPipeline(sim, decide) };
 }
 
 /**
  * The pipeline on Node's HTTP types: 1 read the request (the whole body), decide, 8 write the answer. A client
  * gone mid-body gets nothing: nobody is left to answer.
  */
-export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const decide = createDecide(deps);
+export function createPipeline(
+  deps: PipelineDeps,
+  decide: Decide = createDecide(deps),
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async function handle(req, res) {
     let incoming;
     try {
@@ -114,12 +121,13 @@ async function servedSpec(config: SimConfig): Promise<SpecIndex> {
 
 /** The last resort for a failure the pipeline did not answer: logged, and answered in JSON if it still can be. */
 export function answerUncaught(error: unknown, res: ServerResponse, log: (line: string) => void): void {
-  log(`[uncaught] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const answer = uncaughtAnswer(error, log);
   if (res.headersSent) res.destroy();
-  else
-    writeAnswer(
-      res,
-      new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer(),
-      {},
-    );
+  else writeAnswer(res, answer, {});
+}
+
+/** A failure the pipeline did not answer, logged, and the answer it gets. */
+export function uncaughtAnswer(error: unknown, log: (line: string) => void): Answer {
+  log(`[uncaught] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return new SimInternalError('uncaught', 'The simulator failed to answer; its log has the details').toAnswer();
 }

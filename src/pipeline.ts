@@ -8,7 +8,6 @@
  *   takes this file as it is.
  */
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { PassThrough } from './layers/pass-through.js';
 import type { AcceptedRequest, Layer, LayerName, NearMiss, RuleSubject } from './exchange/layer.js';
 import { offSpecRules } from './layers/rules.js';
@@ -53,7 +52,7 @@ export interface PipelineDeps {
   /** Where scenarios come from (mock mode only). */
   library?: ScenarioLibrary;
   /** Answers being streamed now (event streams, forwarded or not): a shutdown ends them rather than cutting them. */
-  openStreams?: Set<ServerResponse>;
+  openStreams?: Set<{ end(): void }>;
   /** The secret values clients sent, masked wherever they turn up again in what people are shown. */
   secrets?: SecretValues;
   /** Set when the served document is not the simulator's own spec: how it differs, and what the world still answers. */

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { answerUncaught, createSimulator, type PipelineDeps, type Simulator } from './app.js';
+import { answerUncaught, createSimulator, uncaughtAnswer, type PipelineDeps, type Simulator } from './app.js';
 import type { SimOptions } from './config.js';
 import { checkSimOptions } from './options.js';
 import { writeCoverageFile } from './control/coverage-file.js';
@@ -13,6 +13,7 @@ import { watchScenarioFile, type ScenarioWatchHandlers } from './scenarios/watch
 import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './http/socket-answer.js';
 import { handleUpgrades, type UpgradeServer } from './http/upgrade-tunnel.js';
 import { upgradeResponse } from './http/websocket.js';
+import { serveLean } from './http/lean-http.js';
 
 export interface RunningSimulator {
   url: string;
@@ -44,6 +45,15 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
       app.pipeline(req, res).catch((error: unknown) => answerUncaught(error, res, app.sim.config.log));
     },
   );
+  // The requests almost every client sends are read and answered without Node's request and response objects;
+  // the rest (and every refusal, deadline and upgrade) is Node's, as the code below sets it up.
+  serveLean(server, {
+    decide: app.decide,
+    bodyLimit: app.sim.config.bodyLimit,
+    maxHeaderSize,
+    openStreams: app.sim.openStreams,
+    uncaught: (error) => uncaughtAnswer(error, app.sim.config.log),
+  });
   // Node's deadlines start with the first byte: a connection that never sends one would be held for ever.
   server.on('connection', (socket) => {
     const idle = setTimeout(() => {

@@ -65,6 +65,38 @@ function headerList(extra: Record<string, string>, own: Answer['headers'], last?
 
 const NO_LENGTH: Record<string, string> = Object.freeze({ 'content-length': '0' });
 
+/** An answer that is bytes (or a stream) under a status line, as any writer sends it: the status, the headers, the body. */
+export function plainParts(
+  answer: Exclude<Answer, { kind: 'drop' | 'upgrade' }>,
+  extraHeaders: Record<string, string>,
+): { status: number; list: string[]; body?: string | Buffer } {
+  switch (answer.kind) {
+    case 'stream':
+      return { status: answer.status, list: headerList(extraHeaders, answer.headers) };
+    case 'raw':
+      return {
+        status: answer.status,
+        list: headerList(extraHeaders, answer.headers, { 'content-length': String(answer.raw.length) }),
+        body: answer.raw,
+      };
+    case 'empty':
+      return { status: answer.status, list: headerList(extraHeaders, answer.headers, NO_LENGTH) };
+    case 'json': {
+      if (answer.status === 204 || answer.body === undefined)
+        return { status: answer.status, list: headerList(extraHeaders, answer.headers, NO_LENGTH) };
+      const text = jsonText(answer);
+      return {
+        status: answer.status,
+        list: headerList(extraHeaders, answer.headers, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+        }),
+        body: text,
+      };
+    }
+  }
+}
+
 export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: Record<string, string>): void {
   if (answer.kind === 'drop') {
     // resetAndDestroy sends a TCP RST where the platform allows, which is what a client sees from a crashed server.
@@ -72,56 +104,30 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
     res.destroy();
     return;
   }
+  if (answer.kind === 'upgrade') {
+    // Only a handshake's exchange is answered so (see `Exchange.upgrade`); anything else has no socket to give.
+    const list = headerList(extraHeaders, answer.headers);
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < list.length; i += 2) headers[list[i] as string] = list[i + 1] as string;
+    if (!acceptWebSocket(res, headers, answer.open)) res.destroy();
+    return;
+  }
   // HEAD gets the headers GET would get, and no body.
   const head = res.req.method === 'HEAD';
-  switch (answer.kind) {
-    case 'upgrade': {
-      // Only a handshake's exchange is answered so (see `Exchange.upgrade`); anything else has no socket to give.
-      const list = headerList(extraHeaders, answer.headers);
-      const headers: Record<string, string> = {};
-      for (let i = 0; i < list.length; i += 2) headers[list[i] as string] = list[i + 1] as string;
-      if (!acceptWebSocket(res, headers, answer.open)) res.destroy();
-      return;
-    }
-    case 'stream':
-      res.writeHead(answer.status, headerList(extraHeaders, answer.headers));
-      if (head) {
-        // The head alone, and the stream let go (an event subscription would otherwise stay subscribed).
-        res.end();
-        (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-        return;
-      }
-      res.flushHeaders();
-      // pipeline, not pipe: a client that goes away must also end the source (an upstream stream, or an
-      // event subscription that would otherwise stay subscribed), and a source that fails ends the answer.
-      pipeline(answer.stream, res, () => {});
-      return;
-    case 'raw':
-      res.writeHead(
-        answer.status,
-        headerList(extraHeaders, answer.headers, { 'content-length': String(answer.raw.length) }),
-      );
-      res.end(head ? undefined : answer.raw);
-      return;
-    case 'empty':
-      res.writeHead(answer.status, headerList(extraHeaders, answer.headers, NO_LENGTH));
-      res.end();
-      return;
-    case 'json': {
-      if (answer.status === 204 || answer.body === undefined) {
-        res.writeHead(answer.status, headerList(extraHeaders, answer.headers, NO_LENGTH));
-        res.end();
-        return;
-      }
-      const text = jsonText(answer);
-      res.writeHead(
-        answer.status,
-        headerList(extraHeaders, answer.headers, {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(text)),
-        }),
-      );
-      res.end(head ? undefined : text);
-    }
+  const { status, list, body } = plainParts(answer, extraHeaders);
+  res.writeHead(status, list);
+  if (answer.kind !== 'stream') {
+    res.end(head ? undefined : body);
+    return;
   }
+  if (head) {
+    // The head alone, and the stream let go (an event subscription would otherwise stay subscribed).
+    res.end();
+    (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    return;
+  }
+  res.flushHeaders();
+  // pipeline, not pipe: a client that goes away must also end the source (an upstream stream, or an
+  // event subscription that would otherwise stay subscribed), and a source that fails ends the answer.
+  pipeline(answer.stream, res, () => {});
 }

@@ -1,0 +1,354 @@
+/**
+ * The server side of HTTP/1.1 for the requests almost every client sends, without Node's request and response
+ * objects: a request that arrived whole (head and body) is read from the socket's bytes and its answer written
+ * in one write. Under load Node's `IncomingMessage` and `ServerResponse` (their streams, events, header checks
+ * and bookkeeping) cost about 15 µs of an answer of 100, as much as the pipeline's whole decision.
+ *
+ * Anything else goes to Node's HTTP server, which takes the connection from that request on as if the client
+ * had just connected: a head or body split over reads, HEAD and CONNECT, an upgrade, a chunked body, Expect,
+ * `Connection: close`, HTTP/1.0, a repeated or unusual header, a body over the limit, anything malformed. Its
+ * refusals, deadlines, upgrades and tunnels stay Node's, as before; only the simple case is taken here.
+ */
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { pipeline, Writable } from 'node:stream';
+import type { Answer } from '../exchange/exchange.js';
+import type { Decide } from '../pipeline.js';
+import { plainParts } from './io.js';
+import { incomingExchange, requestTarget } from './request.js';
+
+export interface LeanHost {
+  decide: Decide;
+  bodyLimit: number;
+  maxHeaderSize: number;
+  /** Answers being streamed now: a shutdown ends them (see `PipelineDeps.openStreams`). */
+  openStreams?: Set<{ end(): void }>;
+  /** The answer to a failure the pipeline did not answer (it is logged there). */
+  uncaught(error: unknown): Answer;
+}
+
+export interface LeanConnections {
+  /** Closes the connections taken here that wait for their next request. */
+  closeIdle(): void;
+  /** Closes every connection taken here. */
+  closeAll(): void;
+}
+
+/**
+ * Takes the server's connections first: Node's own connection handling is kept and called for each connection,
+ * at the request, that is not taken here. The server's `closeIdleConnections` and `closeAllConnections` (and so
+ * `close`) close these too.
+ */
+export function serveLean(server: Server, host: LeanHost): LeanConnections {
+  const [nodes] = server.listeners('connection') as Array<(socket: Socket) => void>;
+  if (!nodes) throw new Error('serveLean: the server has no connection handling of its own to fall back to');
+  server.removeListener('connection', nodes);
+  const idle = new Set<Socket>();
+  const busy = new Set<Socket>();
+  const handOff = (socket: Socket) => nodes.call(server, socket);
+  server.prependListener('connection', (socket: Socket) => lean(socket, host, server, { idle, busy, handOff }));
+  const closeIdle = () => {
+    for (const socket of idle) socket.destroy();
+  };
+  const closeAll = () => {
+    closeIdle();
+    for (const socket of busy) socket.destroy();
+  };
+  const nodeIdle = server.closeIdleConnections.bind(server);
+  const nodeAll = server.closeAllConnections.bind(server);
+  server.closeIdleConnections = () => {
+    nodeIdle();
+    closeIdle();
+  };
+  server.closeAllConnections = () => {
+    nodeAll();
+    closeAll();
+  };
+  return { closeIdle, closeAll };
+}
+
+interface Connections {
+  idle: Set<Socket>;
+  busy: Set<Socket>;
+  handOff(socket: Socket): void;
+}
+
+/** A request read whole from the socket's bytes. */
+interface LeanRequest {
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Where the next request starts in the bytes. */
+  end: number;
+}
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+const NO_BODY = Buffer.alloc(0);
+/** The methods taken here; HEAD (an answer without its body) and anything rarer are Node's. */
+const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) ([A-Za-z0-9\-._~%!$&'()*+,;=:@/?]+) HTTP\/1\.1$/;
+const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e]*?)[\t ]*$/;
+/** Request headers whose meaning is Node's to carry out: framing, upgrades, expectations. */
+const NODES_HEADERS = new Set(['transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
+const MAX_HEADERS = 100;
+
+/**
+ * The request at the start of `bytes` when it is one taken here and all of it has arrived; `undefined` hands
+ * the connection, from this request on, to Node.
+ */
+export function readLean(bytes: Buffer, bodyLimit: number, maxHeaderSize: number): LeanRequest | undefined {
+  const headEnd = bytes.indexOf(HEAD_END);
+  if (headEnd < 0 || headEnd > maxHeaderSize) return undefined;
+  const lines = bytes.toString('latin1', 0, headEnd).split('\r\n');
+  if (lines.length > MAX_HEADERS + 1) return undefined;
+  const start = REQUEST_LINE.exec(lines[0] as string);
+  if (!start) return undefined;
+  const headers: Record<string, string> = {};
+  for (let i = 1; i < lines.length; i++) {
+    const line = HEADER_LINE.exec(lines[i] as string);
+    if (!line) return undefined;
+    const name = (line[1] as string).toLowerCase();
+    // A repeated header is joined or dropped by rules of Node's; a name an object already has is no field.
+    if (name in headers || name in Object.prototype || NODES_HEADERS.has(name)) return undefined;
+    headers[name] = line[2] as string;
+  }
+  if (headers.host === undefined) return undefined;
+  const connection = headers.connection;
+  if (connection !== undefined && connection.toLowerCase() !== 'keep-alive') return undefined;
+  const declared = headers['content-length'];
+  let length = 0;
+  if (declared !== undefined) {
+    if (!/^\d{1,9}$/.test(declared)) return undefined;
+    length = Number(declared);
+  }
+  const bodyStart = headEnd + HEAD_END.length;
+  if (length > bodyLimit || bytes.length < bodyStart + length) return undefined;
+  return {
+    method: start[1] as string,
+    target: start[2] as string,
+    headers,
+    body: length === 0 ? NO_BODY : Buffer.from(bytes.subarray(bodyStart, bodyStart + length)),
+    end: bodyStart + length,
+  };
+}
+
+function lean(socket: Socket, host: LeanHost, server: Server, connections: Connections): void {
+  let pending: Buffer | undefined;
+  let answering = false;
+  let closing = false;
+  const { idle, busy } = connections;
+  idle.add(socket);
+
+  const onData = (chunk: Buffer) => {
+    pending = pending ? Buffer.concat([pending, chunk]) : chunk;
+    if (!answering) next();
+  };
+  const onTimeout = () => socket.destroy();
+  const onError = () => socket.destroy();
+  // The client is done (Node's server is half-open, so this is no close yet): as Node does, the connection
+  // closes at once, answers in flight and streams with it.
+  const onEnd = () => socket.end();
+  const onClose = () => {
+    idle.delete(socket);
+    busy.delete(socket);
+  };
+  socket.on('data', onData);
+  socket.on('timeout', onTimeout);
+  socket.on('error', onError);
+  socket.on('end', onEnd);
+  socket.once('close', onClose);
+
+  // At a request's start: Node reads the connection from these bytes on. Paused first, so that what was read
+  // waits for Node's reader, and before anything the socket reads later.
+  const handOff = () => {
+    socket.pause();
+    socket.off('data', onData);
+    socket.off('timeout', onTimeout);
+    socket.off('error', onError);
+    socket.off('end', onEnd);
+    socket.off('close', onClose);
+    socket.setTimeout(0);
+    onClose();
+    if (pending) socket.unshift(pending);
+    pending = undefined;
+    connections.handOff(socket);
+    socket.resume();
+  };
+
+  const settle = () => {
+    answering = false;
+    busy.delete(socket);
+    if (closing) {
+      socket.end();
+      return;
+    }
+    if (pending) next();
+    if (!answering && pending === undefined && !socket.destroyed) {
+      idle.add(socket);
+      socket.setTimeout(server.keepAliveTimeout);
+    }
+  };
+
+  function next(): void {
+    if (!pending) return;
+    const request = readLean(pending, host.bodyLimit, host.maxHeaderSize);
+    if (!request) {
+      handOff();
+      return;
+    }
+    pending = request.end < pending.length ? pending.subarray(request.end) : undefined;
+    answering = true;
+    idle.delete(socket);
+    busy.add(socket);
+    socket.setTimeout(0);
+    const exchange = incomingExchange(request.method, requestTarget(request.target), request.headers, request.body);
+    host.decide(exchange).then(
+      ({ answer, headers }) => answerWith(answer, headers),
+      (error: unknown) => answerWith(host.uncaught(error), {}),
+    );
+  }
+
+  /** Writes the answer; one that cannot be written (a header no HTTP message may carry) is a failure's answer. */
+  function answerWith(answer: Answer, extra: Record<string, string>): void {
+    if (!socket.writable) {
+      if (answer.kind === 'stream') (answer.stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      return;
+    }
+    try {
+      send(answer, extra);
+    } catch (error) {
+      try {
+        send(host.uncaught(error), {});
+      } catch {
+        socket.destroy();
+      }
+    }
+  }
+
+  function send(answer: Answer, extra: Record<string, string>): void {
+    if (answer.kind === 'drop' || answer.kind === 'upgrade') {
+      // An upgrade is answered so only to a handshake, which Node reads: here it has no socket to give.
+      if (answer.kind === 'drop') socket.resetAndDestroy();
+      else socket.destroy();
+      return;
+    }
+    const { status, list, body } = plainParts(answer, extra);
+    const head = headOf(status, list, answer.kind === 'stream', server.keepAliveTimeout);
+    closing = head.close;
+    if (answer.kind === 'stream') {
+      socket.write(head.text, 'latin1');
+      stream(answer.stream, head.chunked);
+      return;
+    }
+    // As Node writes them: a text answer and its head as one UTF-8 string, else the head in Latin-1.
+    if (typeof body === 'string') socket.write(head.text + body);
+    else {
+      socket.cork();
+      socket.write(head.text, 'latin1');
+      if (body !== undefined) socket.write(body);
+      socket.uncork();
+    }
+    settle();
+  }
+
+  function stream(source: NodeJS.ReadableStream, chunked: boolean): void {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (chunk.length === 0) return done();
+        if (!chunked) return socket.write(chunk, done);
+        socket.cork();
+        socket.write(`${chunk.length.toString(16)}\r\n`);
+        socket.write(chunk);
+        socket.write('\r\n', done);
+        socket.uncork();
+      },
+      final(done) {
+        if (chunked) socket.write('0\r\n\r\n', done);
+        else done();
+      },
+    });
+    const streams = host.openStreams;
+    const open = { end: () => sink.end() };
+    streams?.add(open);
+    const cut = () => sink.destroy();
+    socket.once('close', cut);
+    // pipeline, as for Node's answer: a client gone ends the source (an event subscription), a source failing
+    // ends the answer (and the connection, whose framing cannot be trusted after it).
+    pipeline(source, sink, (error) => {
+      streams?.delete(open);
+      socket.off('close', cut);
+      if (error) socket.destroy();
+      else settle();
+    });
+  }
+}
+
+/** The date as Node sends it, made at most once a second. */
+let dateText: string | undefined;
+function date(): string {
+  if (dateText === undefined) {
+    const now = new Date();
+    dateText = now.toUTCString();
+    setTimeout(() => (dateText = undefined), 1000 - now.getMilliseconds()).unref();
+  }
+  return dateText;
+}
+
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+const CLOSE = /(?:^|\W)close(?:$|\W)/i;
+
+/**
+ * The status line and headers as Node's `ServerResponse` writes them for the same list: the headers checked the
+ * same way, then `Date`, `Connection` and `Keep-Alive` unless the answer has its own, then the stream's framing.
+ */
+function headOf(
+  status: number,
+  list: string[],
+  streamed: boolean,
+  keepAliveTimeout: number,
+): { text: string; close: boolean; chunked: boolean } {
+  let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
+  let hasDate = false;
+  let connection: string | undefined;
+  let length = false;
+  let encoding: string | undefined;
+  for (let i = 0; i < list.length; i += 2) {
+    const name = list[i] as string;
+    const value = list[i + 1] as string;
+    if (!TOKEN.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
+    if (FORBIDDEN_VALUE.test(value)) throw new TypeError(`Invalid character in header content ["${name}"]`);
+    text += `${name}: ${value}\r\n`;
+    switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'date') hasDate = true;
+        break;
+      case 10:
+        if (name.toLowerCase() === 'connection') connection = value;
+        break;
+      case 14:
+        if (name.toLowerCase() === 'content-length') length = true;
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') encoding = value;
+    }
+  }
+  if (!hasDate) text += `Date: ${date()}\r\n`;
+  const close = connection !== undefined && CLOSE.test(connection);
+  if (connection === undefined) {
+    text += 'Connection: keep-alive\r\n';
+    if (keepAliveTimeout) text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`;
+  }
+  // Node frames a body of unknown length in chunks, unless the answer says how it is framed; a 204 or 304 has none.
+  const bodiless = status === 204 || status === 304;
+  let chunked = false;
+  if (streamed && !bodiless) {
+    if (encoding !== undefined) chunked = /(?:^|\W)chunked(?:$|\W)/i.test(encoding);
+    else if (!length) {
+      text += 'Transfer-Encoding: chunked\r\n';
+      chunked = true;
+    }
+  }
+  text += '\r\n';
+  return { text, close, chunked };
+}
