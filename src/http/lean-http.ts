@@ -83,11 +83,13 @@ interface LeanRequest {
   end: number;
 }
 
-const HEAD_END = Buffer.from('\r\n\r\n');
+const HEAD_END = '\r\n\r\n';
 const NO_BODY = Buffer.alloc(0);
 /** The methods taken here; HEAD (an answer without its body) and anything rarer are Node's. */
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) ([A-Za-z0-9\-._~%!$&'()*+,;=:@/?]+) HTTP\/1\.1$/;
-const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e]*?)[\t ]*$/;
+/** What a header value taken here may hold: visible ASCII, spaces and tabs (Node's rules for the rest). */
+const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+const NOT_VISIBLE = /[^\t\x20-\x7e]/;
 /** Request headers whose meaning is Node's to carry out: framing, upgrades, expectations. */
 const NODES_HEADERS = new Set(['transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
 const MAX_HEADERS = 100;
@@ -97,20 +99,35 @@ const MAX_HEADERS = 100;
  * the connection, from this request on, to Node.
  */
 export function readLean(bytes: Buffer, bodyLimit: number, maxHeaderSize: number): LeanRequest | undefined {
-  const headEnd = bytes.indexOf(HEAD_END);
+  const seen = bytes.toString('latin1', 0, Math.min(bytes.length, maxHeaderSize + HEAD_END.length));
+  const headEnd = seen.indexOf(HEAD_END);
   if (headEnd < 0 || headEnd > maxHeaderSize) return undefined;
-  const lines = bytes.toString('latin1', 0, headEnd).split('\r\n');
-  if (lines.length > MAX_HEADERS + 1) return undefined;
-  const start = REQUEST_LINE.exec(lines[0] as string);
+  const text = seen.slice(0, headEnd);
+  // By hand rather than by a regular expression a line: this runs for every request, and was 2 µs of one.
+  let stop = text.indexOf('\r\n');
+  const start = REQUEST_LINE.exec(stop < 0 ? text : text.slice(0, stop));
   if (!start) return undefined;
   const headers: Record<string, string> = {};
-  for (let i = 1; i < lines.length; i++) {
-    const line = HEADER_LINE.exec(lines[i] as string);
-    if (!line) return undefined;
-    const name = (line[1] as string).toLowerCase();
-    // A repeated header is joined or dropped by rules of Node's; a name an object already has is no field.
-    if (name in headers || name in Object.prototype || NODES_HEADERS.has(name)) return undefined;
-    headers[name] = line[2] as string;
+  let count = 0;
+  while (stop >= 0) {
+    const from = stop + 2;
+    stop = text.indexOf('\r\n', from);
+    const end = stop < 0 ? text.length : stop;
+    const colon = text.indexOf(':', from);
+    if (colon < 0 || colon > end || ++count > MAX_HEADERS) return undefined;
+    const name = text.slice(from, colon);
+    if (!TOKEN.test(name)) return undefined;
+    let first = colon + 1;
+    let last = end;
+    while (first < last && isSpace(text.charCodeAt(first))) first++;
+    while (last > first && isSpace(text.charCodeAt(last - 1))) last--;
+    const value = text.slice(first, last);
+    if (NOT_VISIBLE.test(value)) return undefined;
+    const lower = name.toLowerCase();
+    // A repeated header is joined or dropped by rules of Node's; a name a plain object already has
+    // (`__proto__`, `constructor`) is no field of one.
+    if (headers[lower] !== undefined || NODES_HEADERS.has(lower)) return undefined;
+    headers[lower] = value;
   }
   if (headers.host === undefined) return undefined;
   const connection = headers.connection;
@@ -131,6 +148,8 @@ export function readLean(bytes: Buffer, bodyLimit: number, maxHeaderSize: number
     end: bodyStart + length,
   };
 }
+
+const isSpace = (code: number) => code === 0x20 || code === 0x09;
 
 function lean(socket: Socket, host: LeanHost, server: Server, connections: Connections): void {
   let pending: Buffer | undefined;
@@ -294,7 +313,6 @@ function date(): string {
   return dateText;
 }
 
-const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CLOSE = /(?:^|\W)close(?:$|\W)/i;
 
