@@ -15,7 +15,7 @@ const CAPACITY = 512;
 
 export interface SecretValues {
   /** Takes note of the secret values in a request (headers, query, body fields the rules name). */
-  note(exchange: Pick<Exchange, 'headers' | 'searchParams' | 'rawBody'>): void;
+  note(exchange: Pick<Exchange, 'headers' | 'search' | 'searchParams' | 'rawBody'>): void;
   /** The text with every noted value, raw or as it reads inside a JSON string, masked. */
   scrub(text: string): string;
   /** A JSON value scrubbed the same way (the value itself when nothing was noted). */
@@ -62,7 +62,11 @@ export function createSecretValues(rules: RedactionRules): SecretValues {
         if (name === 'cookie' || name === 'set-cookie')
           for (const pair of value.split(';')) add(pair.slice(pair.indexOf('=') + 1).trim());
       }
+      // Most requests carry none of these names in their query (as sent: one escaped is looked up).
+      const { search } = exchange;
+      const escaped = search.includes('%');
       for (const name of rules.query) {
+        if (!escaped && !search.includes(name)) continue;
         for (const value of exchange.searchParams.getAll(name)) {
           add(value);
           addBasic(value);
