@@ -177,12 +177,15 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
   let pending: Buffer | undefined;
   let answering = false;
   let closing = false;
+  let handedOff = false;
   const { idle, busy } = connections;
   idle.add(socket);
 
   const onData = (chunk: Buffer) => {
     pending = pending ? Buffer.concat([pending, chunk]) : chunk;
     if (!answering) next();
+    // A client sending on while its answer is decided: no more than a request's worth is held meanwhile.
+    else if (pending.length > host.bodyLimit + host.maxHeaderSize) socket.pause();
   };
   const onTimeout = () => socket.destroy();
   const onError = () => socket.destroy();
@@ -202,6 +205,7 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
   // At a request's start: Node reads the connection from these bytes on. Paused first, so that what was read
   // waits for Node's reader, and before anything the socket reads later.
   const handOff = () => {
+    handedOff = true;
     socket.pause();
     socket.off('data', onData);
     socket.off('timeout', onTimeout);
@@ -223,11 +227,12 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
       socket.end();
       return;
     }
+    if (socket.isPaused()) socket.resume();
     if (pending) next();
-    if (!answering && pending === undefined && !socket.destroyed) {
-      idle.add(socket);
-      socket.setTimeout(server.keepAliveTimeout);
-    }
+    // Answering the next one, or Node's now: no keep-alive deadline of this reader's may stay on the socket.
+    if (answering || handedOff || socket.destroyed) return;
+    idle.add(socket);
+    socket.setTimeout(server.keepAliveTimeout);
   };
 
   function next(): void {

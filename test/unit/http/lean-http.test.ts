@@ -89,6 +89,7 @@ const answers: Record<string, () => Answer> = {
 };
 
 const decide = async (incoming: IncomingExchange): Promise<Decision> => {
+  if (incoming.pathname === '/slow') await new Promise((resolve) => setTimeout(resolve, 300));
   const answer = answers[incoming.pathname]?.() ?? {
     kind: 'json',
     status: 200,
@@ -242,6 +243,19 @@ describe('serveLean', () => {
     // HEAD: the headers a GET gets, no body; then the next answer whole.
     expect(found[1]).toMatch(/content-length: \d+\r\n[\s\S]*\r\n\r\n$/);
     expect(found[2]).toMatch(/\r\n\r\nplain$/);
+  });
+
+  it('leaves no keep-alive deadline of its own on a connection it handed to Node', async () => {
+    const { server, port } = await listen(true);
+    server.keepAliveTimeout = 100;
+    const text = await raw(
+      port,
+      ['GET /json HTTP/1.1\nHost: x\n\nGET /slow HTTP/1.1\nHost: x\nX-A: 1\nX-A: 2\n\n'],
+      complete(2),
+    );
+    const found = answersIn(text);
+    expect(found).toHaveLength(2);
+    expect(found[1]).toContain('x-seen: GET /slow\r\n');
   });
 
   it('hands a head split over reads to Node, which reads it whole', async () => {
