@@ -42,12 +42,15 @@ export function redactQuery(
   query: Record<string, string | string[]>,
   rules: RedactionRules,
 ): Record<string, string | string[]> {
-  return Object.fromEntries(
-    Object.entries(query).map(([name, value]) => [
-      name,
-      rules.query.includes(name) ? (Array.isArray(value) ? value.map(() => REDACTED) : REDACTED) : value,
-    ]),
-  );
+  // The query itself when it holds no secret, as `redactBody` does: a replay reads this for every interaction.
+  let redacted: Record<string, string | string[]> | undefined;
+  for (const name in query) {
+    if (!rules.query.includes(name)) continue;
+    const value = query[name] as string | string[];
+    redacted ??= { ...query };
+    redacted[name] = Array.isArray(value) ? value.map(() => REDACTED) : REDACTED;
+  }
+  return redacted ?? query;
 }
 
 /**

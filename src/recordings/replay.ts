@@ -41,16 +41,31 @@ interface Identity {
   body: unknown;
 }
 
-/** JSON with sorted keys, so field order never decides a match (`undefined` for `undefined`, as JSON.stringify). */
+/**
+ * JSON with sorted keys, so field order never decides a match (`undefined` for `undefined`, as JSON.stringify).
+ * Built as one string rather than from arrays joined: a replay keys every interaction it loads with it.
+ */
 function canonical(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => canonical(item) ?? 'null').join(',')}]`;
-  const fields: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const text = canonical((value as Record<string, unknown>)[key]);
-    if (text !== undefined) fields.push(`${JSON.stringify(key)}:${text}`);
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += `${i ? ',' : ''}${canonical(value[i]) ?? 'null'}`;
+    return `${text}]`;
   }
-  return `{${fields.join(',')}}`;
+  const keys = Object.keys(value);
+  if (keys.length > 1) keys.sort();
+  let text = '{';
+  for (const key of keys) {
+    const inner = canonical((value as Record<string, unknown>)[key]);
+    if (inner !== undefined) text += `${text.length > 1 ? ',' : ''}${JSON.stringify(key)}:${inner}`;
+  }
+  return `${text}}`;
+}
+
+/** What an identity is found by: its parts each in canonical JSON, in a fixed order. */
+function keyOf(identity: Identity): string {
+  const { method, target, pathParams, query, body } = identity;
+  return `${method} ${target}\n${canonical(pathParams) as string}\n${canonical(query) as string}\n${canonical(body) ?? ''}`;
 }
 
 const LIVE_KEY_CAPACITY = 4096;
@@ -102,7 +117,7 @@ export function createReplayer(
       request.query,
       request.body,
     );
-    const key = canonical(identity) as string;
+    const key = keyOf(identity);
     const recorded = {
       seq: interaction.seq,
       method: request.method,
@@ -126,11 +141,9 @@ export function createReplayer(
   const liveKeys = new Map<string, Keyed>();
   const keyed = (key: string): Keyed => ({ key, recorded: byKey.get(key) });
   const liveKey = (exchange: Exchange, route: Route): Keyed => {
-    if (exchange.rawBody.length) return keyed(canonical(liveIdentity(exchange, route)) as string);
+    if (exchange.rawBody.length) return keyed(keyOf(liveIdentity(exchange, route)));
     const target = `${exchange.method} ${route.operationId ?? ''} ${exchange.pathname}${exchange.search}`;
-    return remember(liveKeys, LIVE_KEY_CAPACITY, target, () =>
-      keyed(canonical(liveIdentity(exchange, route)) as string),
-    );
+    return remember(liveKeys, LIVE_KEY_CAPACITY, target, () => keyed(keyOf(liveIdentity(exchange, route))));
   };
 
   return {
@@ -238,7 +251,10 @@ type HeaderSets = Map<string, Record<string, string>>;
 
 function keptResponse(response: Interaction['response'], headerSets: HeaderSets): KeptResponse {
   const { status, body, chunks, open } = response;
-  const own = Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-length'));
+  const own =
+    'content-length' in response.headers
+      ? Object.fromEntries(Object.entries(response.headers).filter(([name]) => name !== 'content-length'))
+      : response.headers;
   const key = JSON.stringify(own);
   let headers = headerSets.get(key);
   if (!headers) headerSets.set(key, (headers = own));
