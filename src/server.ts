@@ -20,6 +20,11 @@ export interface RunningSimulator {
   port: number;
   /** The simulator serving (`app.sim`: its config, partitions, spec). */
   app: Simulator;
+  /**
+   * Node's server, listening. The requests almost every client sends are read from its connections and answered
+   * without Node's request and response objects (`src/http/lean-http.ts`): its `request` event sees only the
+   * rest (HEAD, upgrades, chunked bodies, `Connection: close`, anything unusual).
+   */
   server: Server;
   /** Stops listening and closes every connection; with `graceMs`, answers in flight get that long to finish. */
   close(options?: { graceMs?: number }): Promise<void>;
