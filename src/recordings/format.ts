@@ -109,26 +109,27 @@ export function readRecording(
   return { header, tornTail };
 }
 
-/** Where a document's text begins: past its `---` line (and that line's blanks) when it has one. */
+/** Where a document's text begins: past its `---` line when it has one. */
 function afterMarker(bytes: Buffer, start: number): number {
-  if (bytes[start] !== 0x2d || bytes[start + 1] !== 0x2d || bytes[start + 2] !== 0x2d) return start;
-  let at = start + 3;
-  while (bytes[at] === 0x20 || bytes[at] === 0x09) at++;
-  if (at === bytes.length) return at;
-  return bytes[at] === 0x0a ? at + 1 : start;
+  return markerLineEnd(bytes, start) ?? start;
 }
 
 /** Where each document begins: the start, and every line that is `---` (trailing blanks allowed). */
 function documentStarts(bytes: Buffer): number[] {
   const starts = [0];
   for (let at = bytes.indexOf('---'); at >= 0; at = bytes.indexOf('---', at + 3)) {
-    if (at !== 0 && bytes[at - 1] !== 0x0a) continue;
-    let end = at + 3;
-    while (bytes[end] === 0x20 || bytes[end] === 0x09) end++;
-    if (end < bytes.length && bytes[end] !== 0x0a) continue;
-    if (at !== 0) starts.push(at);
+    if (at !== 0 && bytes[at - 1] === 0x0a && markerLineEnd(bytes, at) !== undefined) starts.push(at);
   }
   return starts;
+}
+
+/** Past the line at `at` (its newline included) when it is `---` and blanks, else undefined. */
+function markerLineEnd(bytes: Buffer, at: number): number | undefined {
+  if (bytes[at] !== 0x2d || bytes[at + 1] !== 0x2d || bytes[at + 2] !== 0x2d) return undefined;
+  let end = at + 3;
+  while (bytes[end] === 0x20 || bytes[end] === 0x09) end++;
+  if (end >= bytes.length) return bytes.length;
+  return bytes[end] === 0x0a ? end + 1 : undefined;
 }
 
 function fastParse(document: string): Record<string, unknown> | null {
