@@ -4,27 +4,31 @@
 // (`npm ci` builds dist/ through the prepare script) starts in about two thirds of the time tsx needs.
 // An installed package has dist/ only: no src/, no tsx.
 import { readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 
 /** mtime of the newest .ts file under src/, or undefined when there is no src/ (an installed package). */
 function newestSource() {
-  let files;
-  try {
-    files = readdirSync(new URL('src/', root), { recursive: true });
-  } catch {
-    return undefined;
-  }
+  const src = fileURLToPath(new URL('src/', root));
   let newest = 0;
-  for (const file of files) {
-    if (!String(file).endsWith('.ts')) continue;
+  // A walk with string paths: readdirSync's own recursive mode and URL paths cost four times as long, a
+  // tenth of the CLI's start-up.
+  const walk = (dir) => {
+    let entries;
     try {
-      newest = Math.max(newest, statSync(new URL(`src/${file}`, root)).mtimeMs);
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      // deleted while we looked
+      return dir !== src; // no src/ at all: an installed package; a folder deleted while we looked: skip it
     }
-  }
-  return newest;
+    for (const entry of entries) {
+      if (entry.isDirectory()) walk(`${dir}${entry.name}/`);
+      else if (entry.name.endsWith('.ts'))
+        newest = Math.max(newest, statSync(`${dir}${entry.name}`, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+    }
+    return true;
+  };
+  return walk(src) ? newest : undefined;
 }
 
 function modifiedTime(file) {

@@ -5,10 +5,10 @@
  * computing afresh.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { packagePath } from './package-path.js';
 
-const CACHE_DIR = packagePath(import.meta.url, '../node_modules/.cache/session-agent-sim/');
+export const CACHE_DIR = packagePath(import.meta.url, '../node_modules/.cache/session-agent-sim/');
 const CODE_DIR = packagePath(import.meta.url, './');
 
 function cacheFile(name: string, hash: string): string {
@@ -23,16 +23,27 @@ export function readCached<T>(name: string, hash: string): T | undefined {
   }
 }
 
-export function writeCached(name: string, hash: string, value: unknown): void {
+/** Keeps the newest `kept` results of `name`, so the cache stays bounded as inputs and builds change. */
+export function writeCached(name: string, hash: string, value: unknown, kept = 8): void {
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
     const file = cacheFile(name, hash);
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(value));
     renameSync(temp, file); // atomic: a concurrent reader sees the old state or the whole file
+    prune(name, file, kept);
   } catch {
     // A read-only install still works, just without the speed-up.
   }
+}
+
+function prune(name: string, newest: string, kept: number): void {
+  const pattern = new RegExp(`^${name}-[0-9a-f]{16}\\.json$`);
+  const older = readdirSync(CACHE_DIR)
+    .filter((file) => pattern.test(file) && `${CACHE_DIR}${file}` !== newest)
+    .map((file) => ({ file: `${CACHE_DIR}${file}`, time: statSync(`${CACHE_DIR}${file}`).mtimeMs }))
+    .sort((a, b) => b.time - a.time);
+  for (const { file } of older.slice(kept - 1)) rmSync(file, { force: true });
 }
 
 export async function cachedJson<T>(name: string, hash: string, compute: () => T | Promise<T>): Promise<T> {

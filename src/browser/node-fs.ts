@@ -18,5 +18,6 @@ export const statSync = (path: unknown): never => unavailable(`stat ${String(pat
 export const writeFileSync = (path: unknown): never => unavailable(`write ${String(path)}`);
 export const mkdirSync = (path: unknown): never => unavailable(`make ${String(path)}`);
 export const renameSync = (path: unknown): never => unavailable(`rename ${String(path)}`);
+export const rmSync = (path: unknown): never => unavailable(`remove ${String(path)}`);
 export const watch = (path: unknown): never => unavailable(`watch ${String(path)}`);
-export default { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, renameSync, watch };
+export default { existsSync, readFileSync, readdirSync, statSync, writeFileSync, mkdirSync, renameSync, rmSync, watch };

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
+import { cachedCompiler, type CompileSchema } from './validator-cache.js';
 import { cachedJson } from '../load-cache.js';
 import { remember } from '../bounded-map.js';
 import { packagePath } from '../package-path.js';
@@ -116,21 +117,23 @@ function indexSpec(document: Json, hash: string): SpecIndex {
     throw new Error('The spec is not an OpenAPI document: it has no paths');
   // verbose: errors carry their schema, so a schema's own `x-error-message` can speak for it. validateSchema
   // off: checking the document against the meta-schema compiled that meta-schema at every start (a fifth of
-  // start-up); the spec is linted (`npm run lint:spec`), and a schema ajv cannot compile still fails here.
-  const ajv = createAjv({
-    strict: false,
-    allErrors: true,
-    validateFormats: true,
-    verbose: true,
-    validateSchema: false,
+  // start-up); the spec is linted (`npm run lint:spec`), and a schema ajv cannot compile still fails on first
+  // use. The instance is made only when a validator is not on disk yet (`validator-cache.ts`).
+  const options = { strict: false, allErrors: true, validateFormats: true, verbose: true, validateSchema: false };
+  let ajv: Ajv2020 | undefined;
+  const compile = cachedCompiler(hash, JSON.stringify(options), () => {
+    if (!ajv) {
+      ajv = createAjv({ ...options, code: { source: true } });
+      ajv.addSchema(document, SPEC_ID);
+    }
+    return ajv;
   });
-  ajv.addSchema(document, SPEC_ID);
 
   const operations: OperationDefinition[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const method of METHODS) {
       const raw = item[method] as Json | undefined;
-      if (raw) operations.push(indexOperation(ajv, document, path, method, raw, item));
+      if (raw) operations.push(indexOperation(compile, document, path, method, raw, item));
     }
   }
   const componentChecks = new Map<string, Check>();
@@ -155,7 +158,7 @@ function indexSpec(document: Json, hash: string): SpecIndex {
     let check = componentChecks.get(name);
     if (!check) {
       if (!schemas[name]) throw new Error(`The spec has no component schema ${name}`);
-      check = lazyCheck(ajv, { $ref: `${SPEC_ID}#/components/schemas/${name}` });
+      check = lazyCheck(compile, { $ref: `${SPEC_ID}#/components/schemas/${name}` });
       componentChecks.set(name, check);
     }
     return check(value);
@@ -170,7 +173,7 @@ function indexSpec(document: Json, hash: string): SpecIndex {
 }
 
 function indexOperation(
-  ajv: Ajv2020,
+  compile: CompileSchema,
   doc: Json,
   path: string,
   method: string,
@@ -209,7 +212,7 @@ function indexOperation(
       tags: media ? errorTags(doc, media.schema as Json) : [],
       hasBody: media !== undefined,
       exampleNames: Object.keys((media?.examples as Json) ?? {}),
-      check: media ? lazyCheck(ajv, { $ref: `${SPEC_ID}${schemaPointer}` }) : undefined,
+      check: media ? lazyCheck(compile, { $ref: `${SPEC_ID}${schemaPointer}` }) : undefined,
     });
   }
 
@@ -230,7 +233,7 @@ function indexOperation(
     const { value, at } = follow(doc, raw.requestBody as Json, `${pointer}/requestBody`);
     body = {
       required: value.required === true,
-      check: lazyCheck(ajv, { $ref: `${SPEC_ID}${at}/content/${escapePointer(JSON_MEDIA)}/schema` }),
+      check: lazyCheck(compile, { $ref: `${SPEC_ID}${at}/content/${escapePointer(JSON_MEDIA)}/schema` }),
     };
   }
 
@@ -241,8 +244,8 @@ function indexOperation(
     segments: path.split('/').slice(1),
     pathParams,
     queryParams,
-    checkParams: lazyCheck(ajv, objectSchema(pathParams)),
-    checkQuery: lazyCheck(ajv, objectSchema(queryParams)),
+    checkParams: lazyCheck(compile, objectSchema(pathParams)),
+    checkQuery: lazyCheck(compile, objectSchema(queryParams)),
     body,
     responses,
     successStatus,
@@ -256,10 +259,10 @@ function indexOperation(
  * Compiling every validator up front costs a few hundred milliseconds of start-up; compiling each on its
  * first use spreads that over the first request of each operation and keeps start-up short.
  */
-function lazyCheck(ajv: Ajv2020, schema: Json): Check {
+function lazyCheck(compile: CompileSchema, schema: Json): Check {
   let validate: ValidateFunction | undefined;
   return (value) => {
-    validate ??= ajv.compile(schema);
+    validate ??= compile(JSON.stringify(schema), schema);
     return validate(value) ? [] : describeErrors(validate.errors);
   };
 }

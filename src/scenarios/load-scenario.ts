@@ -54,7 +54,8 @@ export function loadScenarioFile(file: string, spec: SpecIndex): ScenarioDefinit
   const cached = readCached<ScenarioDefinition>('scenario', key);
   if (cached) return cached;
   const definition = parseScenario(text, file, spec);
-  writeCached('scenario', key, definition);
+  // A test suite loads many scenario files, each cached: keep enough that one run does not evict its own.
+  writeCached('scenario', key, definition, 64);
   return definition;
 }
 
