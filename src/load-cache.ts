@@ -5,8 +5,9 @@
  * computing afresh.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { packagePath } from './package-path.js';
+import { writeWholeFile } from './whole-file.js';
 
 export const CACHE_DIR = packagePath(import.meta.url, '../node_modules/.cache/session-agent-sim/');
 const CODE_DIR = packagePath(import.meta.url, './');
@@ -28,22 +29,21 @@ export function writeCached(name: string, hash: string, value: unknown, kept = 8
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
     const file = cacheFile(name, hash);
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(value));
-    renameSync(temp, file); // atomic: a concurrent reader sees the old state or the whole file
-    prune(name, file, kept);
+    writeWholeFile(file, JSON.stringify(value));
+    const pattern = new RegExp(`^${name}-[0-9a-f]{16}\\.json$`);
+    pruneOldest(CACHE_DIR, (entry) => pattern.test(entry), kept, file.slice(CACHE_DIR.length));
   } catch {
     // A read-only install still works, just without the speed-up.
   }
 }
 
-function prune(name: string, newest: string, kept: number): void {
-  const pattern = new RegExp(`^${name}-[0-9a-f]{16}\\.json$`);
-  const older = readdirSync(CACHE_DIR)
-    .filter((file) => pattern.test(file) && `${CACHE_DIR}${file}` !== newest)
-    .map((file) => ({ file: `${CACHE_DIR}${file}`, time: statSync(`${CACHE_DIR}${file}`).mtimeMs }))
+/** Removes all but the newest `kept` entries of `dir` that `matches` picks, counting `current` (never removed). */
+export function pruneOldest(dir: string, matches: (entry: string) => boolean, kept: number, current: string): void {
+  const older = readdirSync(dir)
+    .filter((entry) => matches(entry) && entry !== current)
+    .map((entry) => ({ path: `${dir}${entry}`, time: statSync(`${dir}${entry}`).mtimeMs }))
     .sort((a, b) => b.time - a.time);
-  for (const { file } of older.slice(kept - 1)) rmSync(file, { force: true });
+  for (const { path } of older.slice(kept - 1)) rmSync(path, { recursive: true, force: true });
 }
 
 export async function cachedJson<T>(name: string, hash: string, compute: () => T | Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@
  * The commands that work on files and exit: validate (scenarios), drift, har-export and har-import
  * (recordings), scenario-from and scenario-diff (a recording and a scenario).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { readTimeline } from '../derive/timeline.js';
 import { formatDiff, scenarioDiff } from '../derive/scenario-diff.js';
@@ -20,6 +20,7 @@ import type { CommandName } from './commands.js';
 import { scenarioArgument, shippedScenarioFiles } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
+import { writeWholeFile } from '../whole-file.js';
 
 export async function validateScenarios(namesOrPaths: string[]): Promise<number> {
   // Every name is resolved before anything is checked: a typo stops the run instead of hiding in a long report.
@@ -69,7 +70,7 @@ export async function importHar(har: string, recording: string, redact: SimOptio
     await loadSpec(),
     mergeRedaction(redact ?? {}),
   );
-  writeFileSync(recording, [headerDocument(header), ...interactions.map(interactionDocument)].join(''));
+  writeWholeFile(recording, [headerDocument(header), ...interactions.map(interactionDocument)].join(''));
   process.stdout.write(`${recording}: ${interactions.length} interactions from ${har}\n`);
   return 0;
 }
@@ -102,9 +103,7 @@ export async function generateScenario(
   });
   if (out) {
     // Written whole or not at all: an interrupted run never leaves half a scenario.
-    const temporary = `${out}.${process.pid}.tmp`;
-    writeFileSync(temporary, generated.yaml);
-    renameSync(temporary, out);
+    writeWholeFile(out, generated.yaml);
   } else {
     process.stdout.write(generated.yaml);
   }

@@ -6,7 +6,7 @@
  * file that is missing, unreadable or refuses to load just means compiling again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import * as equal from 'ajv/dist/runtime/equal.js';
@@ -14,7 +14,8 @@ import * as ucs2length from 'ajv/dist/runtime/ucs2length.js';
 import * as uri from 'ajv/dist/runtime/uri.js';
 import * as validationError from 'ajv/dist/runtime/validation_error.js';
 import * as formats from 'ajv-formats/dist/formats.js';
-import { CACHE_DIR, codeVersion, hashOf } from '../load-cache.js';
+import { CACHE_DIR, codeVersion, hashOf, pruneOldest } from '../load-cache.js';
+import { writeWholeFile } from '../whole-file.js';
 
 /** Compiles one schema, or loads its compiled code; the key names the schema within one spec. */
 export type CompileSchema = (key: string, schema: Record<string, unknown>) => ValidateFunction;
@@ -67,7 +68,8 @@ export function cachedCompiler(
   getAjv: () => Ajv2020,
   root = CACHE_DIR,
 ): CompileSchema {
-  const folder = folderFor(root, specHash, settings);
+  const name = folderName(specHash, settings);
+  const folder = name && `${root}${name}/`;
   return (key, schema) => {
     const file = folder && `${folder}${createHash('sha256').update(key).digest('hex').slice(0, 24)}.js`;
     if (file) {
@@ -82,14 +84,14 @@ export function cachedCompiler(
     }
     const ajv = getAjv();
     const validate = ajv.compile(schema);
-    if (file) save(file, ajv, validate);
+    if (file) save(root, name as string, file, standaloneOf(ajv, validate));
     return validate;
   };
 }
 
-function folderFor(root: string, specHash: string, settings: string): string | undefined {
+function folderName(specHash: string, settings: string): string | undefined {
   try {
-    return `${root}validators-${hashOf(specHash, settings, codeVersion()).slice(0, 16)}/`;
+    return `validators-${hashOf(specHash, settings, codeVersion()).slice(0, 16)}`;
   } catch {
     return undefined; // no filesystem (the browser build): compile every time
   }
@@ -103,34 +105,30 @@ function readText(file: string): string | undefined {
   }
 }
 
-function save(file: string, ajv: Ajv2020, validate: ValidateFunction): void {
+/** The validator's standalone code, when ajv can make it and it loads here: no file is kept that would fail. */
+function standaloneOf(ajv: Ajv2020, validate: ValidateFunction): string | undefined {
   try {
     const code = standaloneCode(ajv, validate);
-    loadValidator(code); // only code that loads here is kept: no file is written that would fail every time
-    const folder = file.slice(0, file.lastIndexOf('/') + 1);
-    if (!isFolder(folder)) {
-      mkdirSync(folder, { recursive: true });
-      pruneFolders(folder);
-    }
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, code);
-    renameSync(temp, file); // atomic: a concurrent reader sees no file or the whole file
+    loadValidator(code);
+    return code;
   } catch {
-    // A read-only install, or code ajv cannot make standalone: the validator works, it is just not kept.
+    return undefined;
+  }
+}
+
+function save(root: string, name: string, file: string, code: string | undefined): void {
+  if (code === undefined) return;
+  try {
+    if (!isFolder(`${root}${name}`)) {
+      mkdirSync(`${root}${name}`, { recursive: true });
+      pruneOldest(root, (entry) => entry.startsWith('validators-'), FOLDERS_KEPT + 1, name);
+    }
+    writeWholeFile(file, code);
+  } catch {
+    // A read-only install: the validator works, it is just not kept.
   }
 }
 
 function isFolder(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-/** Removes all but the newest few validator folders, so the cache stays bounded as specs and builds change. */
-function pruneFolders(current: string): void {
-  const parent = current.slice(0, current.slice(0, -1).lastIndexOf('/') + 1);
-  const folders = readdirSync(parent)
-    .filter((name) => name.startsWith('validators-'))
-    .map((name) => ({ path: `${parent}${name}`, time: statSync(`${parent}${name}`).mtimeMs }))
-    .filter((folder) => `${folder.path}/` !== current)
-    .sort((a, b) => b.time - a.time);
-  for (const old of folders.slice(FOLDERS_KEPT)) rmSync(old.path, { recursive: true, force: true });
 }

@@ -88,7 +88,7 @@ export function readRecording(
     // The `---` line is stepped over rather than cut from the text: a copy of every document cost load time.
     const part = bytes.toString(
       'utf8',
-      afterMarker(bytes, starts[index] as number),
+      markerLineEnd(bytes, starts[index] as number) ?? (starts[index] as number),
       index + 1 < starts.length ? (starts[index + 1] as number) - 1 : bytes.length,
     );
     if (part.trim() === '' || /^(\s*#.*\n?)*\s*$/.test(part)) continue;
@@ -107,11 +107,6 @@ export function readRecording(
     else each(value as unknown as Interaction);
   }
   return { header, tornTail };
-}
-
-/** Where a document's text begins: past its `---` line when it has one. */
-function afterMarker(bytes: Buffer, start: number): number {
-  return markerLineEnd(bytes, start) ?? start;
 }
 
 /** Where each document begins: the start, and every line that is `---` (trailing blanks allowed). */
