@@ -288,6 +288,8 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
     }
     // As Node writes them: a text answer and its head as one UTF-8 string, else the head in Latin-1.
     if (typeof body === 'string') socket.write(head.text + body);
+    else if (body === undefined) socket.write(head.text, 'latin1');
+    else if (body.length <= ONE_WRITE_BYTES) socket.write(head.text + body.toString('latin1'), 'latin1');
     else {
       socket.cork();
       socket.write(head.text, 'latin1');
@@ -340,6 +342,7 @@ function date(): string {
   return dateText;
 }
 
+const ONE_WRITE_BYTES = 65536;
 const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CLOSE = /(?:^|\W)close(?:$|\W)/i;
 

@@ -33,7 +33,7 @@ interface Verdict {
   violations: Violation[];
 }
 
-/** Checks of bodies served again unchanged (recorded answers), by body: each is checked once per operation and status. */
+/** Checks of bodies served again unchanged (recorded or forwarded answers), by body: each is checked once per operation and status. */
 const servedChecks = new WeakMap<object, Verdict>();
 
 /**
@@ -54,17 +54,17 @@ const largeChecks = new Map<string, Verdict>();
 /** The answer's violations of the spec (`checkAnswer`), remembered where the same answer comes again. */
 export function checkedAnswer(operation: OperationDefinition, answer: Answer): Violation[] {
   const body = answerBody(answer);
-  if (answer.kind !== 'json' || typeof body !== 'object' || body === null)
-    return checkAnswer(operation, answer.status, body);
+  if (typeof body !== 'object' || body === null) return checkAnswer(operation, answer.status, body);
   const verdict = (known: Verdict | undefined): Verdict =>
     known && known.operation === operation && known.status === answer.status
       ? known
       : { operation, status: answer.status, violations: checkAnswer(operation, answer.status, body) };
-  if (answer.served) {
+  if (answer.kind !== 'drop' && answer.served) {
     const found = verdict(servedChecks.get(body));
     servedChecks.set(body, found);
     return found.violations;
   }
+  if (answer.kind !== 'json') return checkAnswer(operation, answer.status, body);
   const text = answer.status === 204 ? '' : jsonText(answer);
   if (text.length > LARGEST_REMEMBERED) return checkAnswer(operation, answer.status, body);
   const [checks, capacity] =
