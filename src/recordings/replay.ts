@@ -68,6 +68,16 @@ function keyOf(identity: Identity): string {
   return `${method} ${target}\n${canonical(pathParams) as string}\n${canonical(query) as string}\n${canonical(body) ?? ''}`;
 }
 
+/**
+ * The same text as one flat string. A key built by appending is held by V8 as a tree of its pieces (about
+ * twenty here, 32 bytes each), and kept that way by the Map it keys: 20 MiB for 100,000 interactions.
+ * Converting a string to a number flattens it in place.
+ */
+function flat(text: string): string {
+  Number(text);
+  return text;
+}
+
 const LIVE_KEY_CAPACITY = 4096;
 
 /** After the recorded answers of a request are used up: answer the last again, or count it as a miss. */
@@ -117,7 +127,7 @@ export function createReplayer(
       request.query,
       request.body,
     );
-    const key = keyOf(identity);
+    const key = flat(keyOf(identity));
     const recorded = {
       seq: interaction.seq,
       method: request.method,
