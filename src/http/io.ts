@@ -63,6 +63,17 @@ function headerList(extra: Record<string, string>, own: Answer['headers'], last?
   return list;
 }
 
+/**
+ * Whether the answer has a `Connection` header of its own. Without one, an HTTP/1.1 connection that stays open
+ * is answered as the real server answers it: without `Connection: keep-alive` or `Keep-Alive: timeout=N`
+ * (persistence is HTTP/1.1's default; Node adds both unless the header is removed). A connection about to close
+ * still says `Connection: close`.
+ */
+function namesConnection(list: string[]): boolean {
+  for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === 'connection') return true;
+  return false;
+}
+
 const NO_LENGTH: Record<string, string> = Object.freeze({ 'content-length': '0' });
 
 /** An answer that is bytes (or a stream) under a status line, as any writer sends it: the status, the headers, the body. */
@@ -115,6 +126,7 @@ export function writeAnswer(res: ServerResponse, answer: Answer, extraHeaders: R
   // HEAD gets the headers GET would get, and no body.
   const head = res.req.method === 'HEAD';
   const { status, list, body } = plainParts(answer, extraHeaders);
+  if (res.shouldKeepAlive && res.req.httpVersion === '1.1' && !namesConnection(list)) res.removeHeader('connection');
   res.writeHead(status, list);
   if (answer.kind !== 'stream') {
     res.end(head ? undefined : body);

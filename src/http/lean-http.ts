@@ -279,7 +279,7 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
       return;
     }
     const { status, list, body } = plainParts(answer, extra);
-    const head = headOf(status, list, answer.kind === 'stream', server.keepAliveTimeout);
+    const head = headOf(status, list, answer.kind === 'stream');
     closing = head.close;
     if (answer.kind === 'stream') {
       socket.write(head.text, 'latin1');
@@ -347,15 +347,11 @@ const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CLOSE = /(?:^|\W)close(?:$|\W)/i;
 
 /**
- * The status line and headers as Node's `ServerResponse` writes them for the same list: the headers checked the
- * same way, then `Date`, `Connection` and `Keep-Alive` unless the answer has its own, then the stream's framing.
+ * The status line and headers as `writeAnswer` has Node's `ServerResponse` write them for the same list: the
+ * headers checked the same way, then `Date` unless the answer has its own, then the stream's framing. No
+ * `Connection` header of its own (see `namesConnection`): every connection taken here stays open.
  */
-function headOf(
-  status: number,
-  list: string[],
-  streamed: boolean,
-  keepAliveTimeout: number,
-): { text: string; close: boolean; chunked: boolean } {
+function headOf(status: number, list: string[], streamed: boolean): { text: string; close: boolean; chunked: boolean } {
   let text = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
   let hasDate = false;
   let connection: string | undefined;
@@ -383,10 +379,6 @@ function headOf(
   }
   if (!hasDate) text += `Date: ${date()}\r\n`;
   const close = connection !== undefined && CLOSE.test(connection);
-  if (connection === undefined) {
-    text += 'Connection: keep-alive\r\n';
-    if (keepAliveTimeout) text += `Keep-Alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`;
-  }
   // Node frames a body of unknown length in chunks, unless the answer says how it is framed; a 204 or 304 has none.
   const bodiless = status === 204 || status === 304;
   let chunked = false;
