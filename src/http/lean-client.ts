@@ -278,7 +278,7 @@ export class LeanPool {
       let pending: Buffer | undefined;
       let head: Head | undefined;
       let framing: Framing | undefined;
-      let body: Buffer[] = [];
+      const body: Buffer[] = [];
       let stream: PassThrough | undefined;
       let settled = false;
       let over = false;
@@ -298,7 +298,8 @@ export class LeanPool {
         }
       };
       const complete = (rest: Buffer | undefined) => {
-        const reusable = !rest && keptAlive(head as Head) && !(framing as Framing).endsAtClose;
+        // A stream's connection is not kept: it may be paused for its consumer, and a stream is rarely asked again.
+        const reusable = !rest && !stream && keptAlive(head as Head) && !(framing as Framing).endsAtClose;
         finish();
         if (reusable) this.release(socket, idleLimit(head as Head) ?? DEFAULT_IDLE_MS);
         else socket.destroy();
@@ -348,7 +349,6 @@ export class LeanPool {
             finish();
             socket.destroy();
           });
-          body = [];
           settled = true;
           resolve({ status: read.status, headers: read.headers, stream });
         }
