@@ -3,6 +3,7 @@
  * fixed placeholder. The same redaction runs on live requests before replay matching, so a recording made
  * with one key replays for any key.
  */
+import { remember } from '../bounded-map.js';
 import { flatHeaders, type Exchange } from '../exchange/exchange.js';
 
 export const REDACTED = '[REDACTED]';
@@ -29,13 +30,16 @@ export function mergeRedaction(extra: Partial<RedactionRules>): RedactionRules {
   };
 }
 
+/** Each rule set's secret header names as a set: every recorded exchange and every one kept for the inspector asks. */
+const secretHeaderSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** A copy of the headers with each secret one's value replaced. */
 export function redactHeaders(headers: Record<string, string>, rules: RedactionRules): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      name,
-      rules.headers.includes(name.toLowerCase()) ? REDACTED : value,
-    ]),
-  );
+  let secret = secretHeaderSets.get(rules.headers);
+  if (!secret) secretHeaderSets.set(rules.headers, (secret = new Set(rules.headers)));
+  const copy: Record<string, string> = {};
+  for (const name in headers) copy[name] = secret.has(name.toLowerCase()) ? REDACTED : (headers[name] as string);
+  return copy;
 }
 
 export function redactQuery(
@@ -60,10 +64,12 @@ export function redactQuery(
 export function redactBody(body: unknown, rules: RedactionRules): unknown {
   if (typeof body === 'string') return redactText(body, rules);
   if (typeof body !== 'object' || body === null) return body;
-  const present = rules.pointers
-    .map(pointerParts)
-    .filter((parts) => parts.length > 0 && parentOf(body, parts) !== undefined);
-  if (present.length === 0) return body;
+  let present: string[][] | undefined;
+  for (const pointer of rules.pointers) {
+    const parts = pointerParts(pointer);
+    if (parts.length > 0 && parentOf(body, parts) !== undefined) (present ??= []).push(parts);
+  }
+  if (!present) return body;
   const copy = structuredClone(body);
   for (const parts of present)
     (parentOf(copy, parts) as Record<string, unknown>)[parts[parts.length - 1] as string] = REDACTED;
@@ -92,11 +98,17 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Pointers read, by their text: the same few configured ones are read for every body redacted. */
+const pointers = new Map<string, string[]>();
+const KEPT_POINTERS = 256;
+
 function pointerParts(pointer: string): string[] {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return remember(pointers, KEPT_POINTERS, pointer, () =>
+    pointer
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')),
+  );
 }
 
 /** The object holding the pointer's last key, when the whole path exists. */
