@@ -43,8 +43,8 @@ interface AnswerBase {
   /** Decided by a rule that may leave the spec: not checked against it, and marked outside it. */
   outsideSpec?: true;
   /**
-   * The same body object is served again, unchanged (a recorded answer, or the same bytes forwarded again): its check against the spec can be
-   * remembered instead of made for every request.
+   * The same body object is served again, unchanged (a recorded answer, or the same bytes forwarded again):
+   * its check against the spec can be remembered instead of made for every request.
    */
   served?: true;
 }
