@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { remember } from '../bounded-map.js';
+import { HEADER_NAME } from './wire.js';
 
 /** A failure with a code as Node's sockets name them (`ECONNREFUSED`, `ETIMEDOUT`, `ECONNRESET`, …). */
 export class LeanClientError extends Error {
@@ -18,8 +19,6 @@ export class LeanClientError extends Error {
 }
 
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: .*)?$/;
-/** What a header's name may be (RFC 9110's token). */
-export const HEADER_NAME = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const CHUNK_SIZE = /^([0-9a-fA-F]{1,15})[\t ]*(?:;.*)?$/;
 
 /** How an answer's body ends; `feed` returns the body bytes in a chunk and says when the body is complete. */

@@ -14,13 +14,14 @@ import { PassThrough, type Readable } from 'node:stream';
 import {
   answerHead,
   framingOf,
-  HEADER_NAME,
   idleLimit,
   keptAlive,
   LeanClientError,
   type Framing,
   type Head,
 } from './client-answer.js';
+
+import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
 
 export { LeanClientError } from './client-answer.js';
 
@@ -39,10 +40,7 @@ export type LeanClientAnswer =
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
-const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const FORBIDDEN_PATH = /[^\x21-\xff]/;
-/** Bodies up to this size go out in the same write as the head. */
-const ONE_WRITE_BYTES = 65536;
 /** How long an idle connection is kept when the upstream does not say (Node's servers close theirs after 5 s). */
 const DEFAULT_IDLE_MS = 4000;
 /** Idle connections kept per upstream; more are closed as they come free. */
@@ -240,15 +238,7 @@ export class LeanPool {
       socket.on('error', onError);
       socket.on('timeout', onTimeout);
       socket.setTimeout(this.timeoutMs);
-      const { body: sent } = request;
-      if (!sent?.length) socket.write(text, 'latin1');
-      else if (sent.length <= ONE_WRITE_BYTES) socket.write(text + sent.toString('latin1'), 'latin1');
-      else {
-        socket.cork();
-        socket.write(text, 'latin1');
-        socket.write(sent);
-        socket.uncork();
-      }
+      writeHeadAndBytes(socket, text, request.body);
     });
   }
 }

@@ -17,6 +17,7 @@ import type { Decide } from '../pipeline.js';
 import { remember } from '../bounded-map.js';
 import { plainParts } from './io.js';
 import { incomingExchange, requestTarget } from './request.js';
+import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
 
 export interface LeanHost {
   decide: Decide;
@@ -89,7 +90,6 @@ const NO_BODY = Buffer.alloc(0);
 /** The methods taken here; HEAD (an answer without its body) and anything rarer are Node's. */
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) ([A-Za-z0-9\-._~%!$&'()*+,;=:@/?]+) HTTP\/1\.1$/;
 /** What a header value taken here may hold: visible ASCII, spaces and tabs (Node's rules for the rest). */
-const TOKEN = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
 const NOT_VISIBLE = /[^\t\x20-\x7e]/;
 /** Request headers whose meaning is Node's to carry out: framing, upgrades, expectations. */
 const NODES_HEADERS = new Set(['transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
@@ -149,7 +149,7 @@ function readHead(text: string): Head | null {
     const colon = text.indexOf(':', from);
     if (colon < 0 || colon > end || fields.length >= 2 * MAX_HEADERS) return null;
     const name = text.slice(from, colon);
-    if (!TOKEN.test(name)) return null;
+    if (!HEADER_NAME.test(name)) return null;
     let first = colon + 1;
     let last = end;
     while (first < last && isSpace(text.charCodeAt(first))) first++;
@@ -288,14 +288,7 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
     }
     // As Node writes them: a text answer and its head as one UTF-8 string, else the head in Latin-1.
     if (typeof body === 'string') socket.write(head.text + body);
-    else if (body === undefined) socket.write(head.text, 'latin1');
-    else if (body.length <= ONE_WRITE_BYTES) socket.write(head.text + body.toString('latin1'), 'latin1');
-    else {
-      socket.cork();
-      socket.write(head.text, 'latin1');
-      if (body !== undefined) socket.write(body);
-      socket.uncork();
-    }
+    else writeHeadAndBytes(socket, head.text, body);
     settle();
   }
 
@@ -342,8 +335,6 @@ function date(): string {
   return dateText;
 }
 
-const ONE_WRITE_BYTES = 65536;
-const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const CLOSE = /(?:^|\W)close(?:$|\W)/i;
 
 /**
@@ -360,7 +351,7 @@ function headOf(status: number, list: string[], streamed: boolean): { text: stri
   for (let i = 0; i < list.length; i += 2) {
     const name = list[i] as string;
     const value = list[i + 1] as string;
-    if (!TOKEN.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
+    if (!HEADER_NAME.test(name)) throw new TypeError(`Header name must be a valid HTTP token ["${name}"]`);
     if (FORBIDDEN_VALUE.test(value)) throw new TypeError(`Invalid character in header content ["${name}"]`);
     text += `${name}: ${value}\r\n`;
     switch (name.length) {

@@ -1,0 +1,28 @@
+/**
+ * What both ends of the simulator's own HTTP/1.1 (the lean server and the lean client) write the same way: the
+ * characters a header may hold, and a head with its bytes in one write.
+ */
+import type { Socket } from 'node:net';
+
+/** What a header's name may be (RFC 9110's token). */
+export const HEADER_NAME = /^[\^_`a-zA-Z\-0-9!#$%&'*+.|~]+$/;
+/** What a header's value may not hold, as Node checks it before it writes one. */
+export const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Bodies up to this size go out in the same write as their head. */
+const ONE_WRITE_BYTES = 65536;
+
+/**
+ * A Latin-1 head and its bytes, in one write while the body is small: corked, the two would go out as a
+ * `writev`, whose system time was 72 µs against 43 for one write under load. Latin-1 keeps every byte as it is.
+ */
+export function writeHeadAndBytes(socket: Socket, head: string, body: Buffer | undefined): void {
+  if (!body?.length) socket.write(head, 'latin1');
+  else if (body.length <= ONE_WRITE_BYTES) socket.write(head + body.toString('latin1'), 'latin1');
+  else {
+    socket.cork();
+    socket.write(head, 'latin1');
+    socket.write(body);
+    socket.uncork();
+  }
+}
