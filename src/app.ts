@@ -13,6 +13,7 @@ import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
 import { checkSimOptions } from './options.js';
 import { SimConfigError, SimInternalError } from './errors.js';
 import { readExchange, writeAnswer } from './http/io.js';
+import { writeSoon } from './http/outbox.js';
 import type { Answer } from './exchange/exchange.js';
 import { mergeRedaction } from './recordings/redact.js';
 import { createSecretValues } from './recordings/secret-values.js';
@@ -103,8 +104,21 @@ export function createPipeline(
     if (answer.kind === 'stream' && streams) {
       streams.add(res);
       res.once('close', () => streams.delete(res));
+      writeAnswer(res, answer, headers);
+      return;
     }
-    writeAnswer(res, answer, headers);
+    // With the other answers of this turn of the event loop (outbox.ts); a failure to write is still this
+    // request's, for its caller to answer.
+    await new Promise<void>((resolve, reject) =>
+      writeSoon(() => {
+        try {
+          if (!res.headersSent) writeAnswer(res, answer, headers);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
   };
 }
 

@@ -16,6 +16,7 @@ import type { Answer } from '../exchange/exchange.js';
 import type { Decide } from '../pipeline.js';
 import { remember } from '../bounded-map.js';
 import { plainParts } from './io.js';
+import { writeSoon } from './outbox.js';
 import { incomingExchange, requestTarget } from './request.js';
 import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
 
@@ -286,10 +287,15 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
       stream(answer.stream, head.chunked);
       return;
     }
-    // As Node writes them: a text answer and its head as one UTF-8 string, else the head in Latin-1.
-    if (typeof body === 'string') socket.write(head.text + body);
-    else writeHeadAndBytes(socket, head.text, body);
-    settle();
+    // As Node writes them: a text answer and its head as one UTF-8 string, else the head in Latin-1; with the
+    // other answers of this turn of the event loop.
+    writeSoon(() => {
+      if (socket.writable) {
+        if (typeof body === 'string') socket.write(head.text + body);
+        else writeHeadAndBytes(socket, head.text, body);
+      }
+      settle();
+    });
   }
 
   function stream(source: NodeJS.ReadableStream, chunked: boolean): void {

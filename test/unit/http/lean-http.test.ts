@@ -272,6 +272,31 @@ describe('serveLean', () => {
     expect(found[1]).toContain('x-seen: GET /slow\r\n');
   });
 
+  it('answers a request slower than the keep-alive timeout, then closes once the connection is quiet', async () => {
+    const { server, port } = await listen(true);
+    server.keepAliveTimeout = 100;
+    const socket = connect(port, '127.0.0.1');
+    socket.setEncoding('latin1');
+    let text = '';
+    let answeredAt = 0;
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (complete(2)(text)) answeredAt = Date.now();
+    });
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    socket.write('GET /json HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The deadline is on after the first answer; the second takes three times as long.
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    const closedAt = await closed;
+    const found = answersIn(text);
+    expect(found).toHaveLength(2);
+    expect(found[1]).toContain('x-seen: GET /slow\r\n');
+    expect(found[1]).toMatch(/\r\n\r\n\{"echo":""\}$/);
+    // Quiet from the answer on: the deadline runs from there.
+    expect(closedAt - answeredAt).toBeGreaterThanOrEqual(90);
+  });
+
   it('hands a head split over reads to Node, which reads it whole', async () => {
     const { port } = await listen(true);
     const text = await raw(port, ['GET /js', 'on HTTP/1.1\nHo', 'st: x\n\n'], complete(1), 20);
