@@ -10,7 +10,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const get = (path) => ({ method: 'GET', path });
 
-/** A fixed rotation over many URLs, shared by all connections, so the mix does not depend on timing. */
+/** A fixed rotation over many URLs: each connection walks all of them in turn, so every URL is asked as often. */
 function rotation(paths) {
   return { paths, sample: [0, Math.floor(paths.length / 2), paths.length - 1].map((i) => get(paths[i])) };
 }
@@ -110,7 +110,7 @@ export const WORKLOADS = [
     id: 'replay-100',
     short: 'replay 100',
     name: 'replay 100 interactions',
-    note: 'GET /api/session/ses_bench…/message?limit=1 over all 100 recorded interactions in turn (one shared rotation); talkback replays tapes of the same interactions, matching on method and URL.',
+    note: 'GET /api/session/ses_bench…/message?limit=1 over all 100 recorded interactions in turn (each connection walks the 100, its requests built once); talkback replays tapes of the same interactions, matching on method and URL.',
     requests: [get(replayPath(1))],
     rotate: rotation(Array.from({ length: 100 }, (_, i) => replayPath(i + 1))),
     targets: ['talkback-100', 'sim-replay-100'],
