@@ -5,6 +5,7 @@
  * upstream) sees the path the client meant.
  */
 import type { Partition, Partitions } from '../state/partitions.js';
+import { remember } from '../bounded-map.js';
 import { safeDecode } from '../openapi/router.js';
 import type { IncomingExchange } from './request.js';
 import type { Exchange } from '../exchange/exchange.js';
@@ -19,9 +20,11 @@ export function selectPartition(
   let { pathname } = incoming;
   let name: string | undefined;
   if (pathname.startsWith(PARTITION_PREFIX)) {
-    const end = pathname.indexOf('/', PARTITION_PREFIX.length);
-    name = safeDecode(pathname.slice(PARTITION_PREFIX.length, end < 0 ? undefined : end));
-    pathname = end < 0 ? '/' : pathname.slice(end);
+    const prefixed = pathname;
+    ({ name, pathname } =
+      prefixed.length <= MAX_KEPT_PATH
+        ? remember(addresses, KEPT_ADDRESSES, prefixed, () => splitAddress(prefixed))
+        : splitAddress(prefixed));
   } else {
     const header = incoming.headers[PARTITION_HEADER];
     name = Array.isArray(header) ? header[0] : header;
@@ -35,6 +38,23 @@ export function selectPartition(
   exchange.id = partition.nextRequestId();
   exchange.now = partition.clock.now();
   return { partition, exchange };
+}
+
+/**
+ * Prefixed paths as split, by path: a client asks the same ones again and again, and the same strings for the
+ * partition's name and the path keep every later lookup by them (the router's, the partitions') from hashing
+ * a new string each time.
+ */
+const addresses = new Map<string, { name: string; pathname: string }>();
+const KEPT_ADDRESSES = 256;
+const MAX_KEPT_PATH = 2048;
+
+function splitAddress(prefixed: string): { name: string; pathname: string } {
+  const end = prefixed.indexOf('/', PARTITION_PREFIX.length);
+  return {
+    name: safeDecode(prefixed.slice(PARTITION_PREFIX.length, end < 0 ? undefined : end)),
+    pathname: end < 0 ? '/' : prefixed.slice(end),
+  };
 }
 
 /** The id an answer carries when no partition could take the request (a bad partition name, the cap). */

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { selectPartition } from '../../../src/http/partition-address.js';
+import { incomingExchange, requestTarget } from '../../../src/http/request.js';
+import type { Partition, Partitions } from '../../../src/state/partitions.js';
+
+/** Partitions that only name themselves: what selectPartition reads of one. */
+function fakePartitions(): Partitions & { asked: string[] } {
+  const made = new Map<string, Partition>();
+  const partition = (name: string) => {
+    let count = 0;
+    return {
+      name,
+      clock: { settle: () => undefined, now: () => 1_000 },
+      nextRequestId: () => `req_${name}_${++count}`,
+    } as unknown as Partition;
+  };
+  const asked: string[] = [];
+  const fallback = partition('default');
+  return {
+    asked,
+    default: fallback,
+    get(name: string) {
+      asked.push(name);
+      if (!made.has(name)) made.set(name, partition(name));
+      return made.get(name) as Partition;
+    },
+  } as unknown as Partitions & { asked: string[] };
+}
+
+const incoming = (target: string, headers: Record<string, string> = {}) =>
+  incomingExchange('GET', requestTarget(target), headers, Buffer.alloc(0));
+
+describe('selectPartition', () => {
+  it('takes the partition from a path prefix off the path, and stamps id and time', () => {
+    const partitions = fakePartitions();
+    const { partition, exchange } = selectPartition(incoming('/__partition/w1/api/session?limit=2'), partitions);
+    expect((partition as unknown as { name: string }).name).toBe('w1');
+    expect(exchange.pathname).toBe('/api/session');
+    expect(exchange.search).toBe('?limit=2');
+    expect(exchange.id).toBe('req_w1_1');
+    expect(exchange.now).toBe(1_000);
+  });
+
+  it('decodes the name, and reads a bare prefix as the root path', () => {
+    const partitions = fakePartitions();
+    expect(selectPartition(incoming('/__partition/a%20b/x'), partitions).exchange.pathname).toBe('/x');
+    expect(selectPartition(incoming('/__partition/solo'), partitions).exchange.pathname).toBe('/');
+    expect(partitions.asked).toEqual(['a b', 'solo']);
+  });
+
+  it('reads a prefixed path asked again the same way, with a new request id', () => {
+    const partitions = fakePartitions();
+    const first = selectPartition(incoming('/__partition/w2/api/shell/sh_1'), partitions).exchange;
+    const again = selectPartition(incoming('/__partition/w2/api/shell/sh_1'), partitions).exchange;
+    expect(again.pathname).toBe('/api/shell/sh_1');
+    expect(first.id).toBe('req_w2_1');
+    expect(again.id).toBe('req_w2_2');
+  });
+
+  it('takes the header when the path has no prefix, and the default partition without either', () => {
+    const partitions = fakePartitions();
+    const named = selectPartition(incoming('/api/session', { 'x-sim-partition': 'w3' }), partitions);
+    expect((named.partition as unknown as { name: string }).name).toBe('w3');
+    expect(named.exchange.pathname).toBe('/api/session');
+    expect(selectPartition(incoming('/api/session'), partitions).partition).toBe(partitions.default);
+  });
+});
