@@ -10,10 +10,21 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const get = (path) => ({ method: 'GET', path });
 
-/** A fixed rotation over many URLs: each connection walks all of them in turn, so every URL is asked as often. */
+/**
+ * A fixed rotation over many URLs: each connection walks all of them in turn, so every URL is asked as often.
+ * The walk strides through the list by about 0.618 of its length: the connections start together, and a few
+ * seconds of a slow target (talkback's 100,000) reach a few dozen URLs, which should come from the whole list
+ * rather than from its start.
+ */
 function rotation(paths) {
-  return { paths, sample: [0, Math.floor(paths.length / 2), paths.length - 1].map((i) => get(paths[i])) };
+  const n = paths.length;
+  let step = Math.max(1, Math.round(n * 0.618));
+  while (gcd(step, n) !== 1) step++;
+  const walk = Array.from({ length: n }, (_, i) => paths[(i * step) % n]);
+  return { paths: walk, sample: [0, Math.floor(n / 2), n - 1].map((i) => get(paths[i])) };
 }
+
+const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
 
 export const WORKLOADS = [
   {
