@@ -20,7 +20,6 @@ import {
   type Framing,
   type Head,
 } from './client-answer.js';
-
 import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
 
 export { LeanClientError } from './client-answer.js';
