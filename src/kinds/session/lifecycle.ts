@@ -11,12 +11,13 @@ import { draft, type EventDraft } from '../../state/events.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Handlers } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { storedPrompt } from './attachments.js';
 import { clientSession, sessionV2Info } from './info.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
 import { listSessions, sessionRows, type SessionListQuery } from './session-list.js';
 import { inBusyWindow } from './state.js';
 import { admitPrompt } from './turn-play.js';
-import type { ModelRef, Prompt, SessionDefinition, SessionLocation, SessionState } from './types.js';
+import type { ModelRef, SessionDefinition, SessionLocation, SessionState } from './types.js';
 
 type Body = Record<string, unknown>;
 
@@ -101,19 +102,25 @@ export const lifecycleHandlers: Handlers = {
 
   'v2.session.prompt': (request, context) => {
     const state = sessionOrThrow(context.world, request.pathParams.sessionID);
-    const body = request.body as { id?: string; prompt: Prompt; delivery?: 'steer' | 'queue'; resume?: boolean };
+    const body = request.body as {
+      id?: string;
+      prompt: Parameters<typeof storedPrompt>[0];
+      delivery?: 'steer' | 'queue';
+      resume?: boolean;
+    };
     if (body.id !== undefined && taken(state, body.id))
       throw new ConflictError(body.id, `Prompt message ID conflicts with an existing durable record: ${body.id}`);
     ensureRoom('message', state.messages.length + state.queue.length, 'message in this session');
     const messageID = body.id ?? context.world.ids.ascending('msg_', context.now);
     const delivery = body.delivery ?? 'steer';
-    const prompt = { messageID, text: body.prompt.text, prompt: body.prompt, delivery };
+    const stored = storedPrompt(body.prompt);
+    const prompt = { messageID, text: stored.text, prompt: stored, delivery };
     const events = admitPrompt(context.world, state, prompt, context.now, body.resume !== false);
     const data = {
       admittedSeq: state.inputSeq + 1,
       id: messageID,
       sessionID: state.definition.id,
-      prompt: body.prompt,
+      prompt: stored,
       delivery,
       timeCreated: context.now,
     };
