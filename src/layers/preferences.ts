@@ -3,7 +3,7 @@
  * and checked against the operation up front, so a typo gets a hint instead of a wrong answer.
  */
 import { SimPreferenceError } from '../errors.js';
-import { didYouMean } from '../text/closest.js';
+import { closest, didYouMean } from '../text/closest.js';
 import type { OperationDefinition } from '../openapi/openapi.js';
 
 export interface Preferences {
@@ -25,10 +25,34 @@ export function readPreferences(header: string | undefined, operation: Operation
     if (key === 'code') prefs.code = parseCode(value, operation);
     else if (key === 'example') prefs.example = value;
     else if (key === 'dynamic') prefs.dynamic = parseBoolean(value);
-    // Other preferences (return=minimal, respond-async…) are not the simulator's to interpret.
+    else if (key) checkUnknown(key, value);
   }
   if (prefs.example !== undefined) checkExample(prefs.example, prefs.code ?? operation.successStatus, operation);
   return prefs;
+}
+
+const CONTROLS = ['code', 'example', 'dynamic'];
+
+/**
+ * RFC 7240 lets a client send preferences a server does not know, and the server ignore them: the standard
+ * ones (and those other services define) are not the simulator's to interpret, and pass unread whatever
+ * they are near.
+ */
+const STANDARD = new Set(['respond-async', 'return', 'wait', 'handling', 'safe', 'depth-noroot']);
+
+/**
+ * A preference the simulator does not read. One a slip away from a control (`cod=409`, `exmple=x`) was meant
+ * as that control: ignored, it would leave the answer unsteered with nothing said, so it is refused the way a
+ * misspelt example is. Anything further from a control is someone else's preference, and passes.
+ */
+function checkUnknown(key: string, value: string): void {
+  if (STANDARD.has(key)) return;
+  const near = closest(key, CONTROLS);
+  if (near === undefined) return;
+  throw new SimPreferenceError(
+    `Prefer: ${value === '' ? key : `${key}=${value}`} is not a control the simulator knows. Did you mean ${JSON.stringify(near)}?`,
+    'Its controls: code=STATUS, example=NAME, dynamic=true|false; preferences other than these (return=minimal, respond-async, wait=10, handling=lenient) are ignored',
+  );
 }
 
 function parseCode(value: string, operation: OperationDefinition): number {
