@@ -135,7 +135,7 @@ export function createDecide(deps: PipelineDeps): Decide {
       }
     } catch (error) {
       exchange ??= unaddressed(incoming);
-      ({ answer, layer } = errorAnswer(error, operation, exchange, deps));
+      ({ answer, layer } = errorAnswer(error, operation, exchange, partition, deps));
       if (operation && error instanceof TaggedError && !error.fromSimulator)
         violations = checkAnswer(operation, answer.status, answerBody(answer));
     }
@@ -303,18 +303,32 @@ async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<
   throw new Error(`No layer answered ${request.operation.operationId}`);
 }
 
+/** Unexpected failures so far in this process: one ref each, however their partitions number requests. */
+let failures = 0;
+
+/**
+ * The ref an unexpected failure is answered and logged with, to find its log line (and stack) from the answer:
+ * it must name that one failure. Request ids repeat (each partition counts its own, and starts again when
+ * reset), so the process's count of failures is folded in; the same run of requests still gets the same refs.
+ */
+function failureRef(seed: string, partition: string | undefined, id: string): string {
+  const source = `${seed}:${partition ?? ''}:${id}:${++failures}`;
+  return `err_${createHash('sha256').update(source).digest('hex').slice(0, 8)}`;
+}
+
 /** The only writer of error bodies. Unexpected failures are logged with their stack, never sent with it. */
 function errorAnswer(
   error: unknown,
   operation: OperationDefinition | undefined,
   exchange: Exchange,
+  partition: Partition | undefined,
   deps: PipelineDeps,
 ): { answer: Answer; layer: LayerName } {
   let tagged: TaggedError;
   if (error instanceof TaggedError) {
     tagged = error;
   } else {
-    const ref = `err_${createHash('sha256').update(`${deps.config.seed}:${exchange.id}`).digest('hex').slice(0, 8)}`;
+    const ref = failureRef(deps.config.seed, partition?.name, exchange.id);
     deps.config.log(
       `[${ref}] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );

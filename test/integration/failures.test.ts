@@ -62,3 +62,23 @@ describe('unexpected failures', () => {
     expect(res.body._tag).toBe('SimRouteNotFoundError');
   });
 });
+
+describe('refs of unexpected failures', () => {
+  it('name one failure each: the same failing request in two partitions, or again after a reset, gets another ref', async () => {
+    const { server, logged } = await pipelineWithBrokenResponder();
+    const failing = (partition: string) =>
+      request(server).get(`/api/session/${SES}/message`).set('x-sim-partition', partition);
+    // Each partition numbers its requests from req_000001, so these are the same request id three times.
+    const alice = await failing('alice');
+    const bob = await failing('bob');
+    await request(server).post('/__sim/reset').set('x-sim-partition', 'alice').expect(200);
+    const aliceAgain = await failing('alice');
+    expect(alice.headers['x-sim-request-id']).toBe(bob.headers['x-sim-request-id']);
+    expect(alice.headers['x-sim-request-id']).toBe(aliceAgain.headers['x-sim-request-id']);
+    const refs = [alice, bob, aliceAgain].map((res) => res.body.ref as string);
+    for (const ref of refs) expect(ref).toMatch(/^err_[0-9a-f]{8}$/);
+    expect(new Set(refs).size).toBe(3);
+    // A ref finds its own log line, and only that one.
+    for (const ref of refs) expect(logged.filter((line) => line.includes(ref))).toHaveLength(1);
+  });
+});
