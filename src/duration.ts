@@ -17,7 +17,32 @@ export function parseDuration(value: string | number): number | undefined {
     total += Number(match[1]) * (UNIT_MS[match[2] as string] as number);
     consumed = PART.lastIndex; // a failed exec resets lastIndex, so remember how far the parts reached
   }
-  return consumed === text.length ? total : undefined;
+  // Hundreds of digits read as Infinity: no amount of time, however the text looks.
+  return consumed === text.length && Number.isFinite(total) ? total : undefined;
+}
+
+/**
+ * The last instant a Date can hold, in ms since the epoch (ECMAScript's time values end at ±8.64e15). Virtual
+ * time must stay within it: past it `new Date(now).toISOString()` throws, and every answer that stamps a time
+ * with it fails.
+ */
+export const MAX_TIME = 8.64e15;
+
+/** `MAX_TIME` as an ISO date-time, for messages. */
+export const MAX_TIME_ISO = new Date(MAX_TIME).toISOString();
+
+/** `5000 ms`, with a rough larger unit beside it when that says more (`(about 3 years)`). */
+export function describeMs(ms: number): string {
+  const larger = (
+    [
+      [365.25 * 86_400_000, 'year'],
+      [86_400_000, 'day'],
+      [3_600_000, 'hour'],
+    ] as const
+  ).find(([unit]) => ms >= 2 * unit);
+  if (!larger) return `${ms} ms`;
+  const [unit, name] = larger;
+  return `${ms} ms (about ${Math.floor(ms / unit).toLocaleString('en-US')} ${name}s)`;
 }
 
 /** The JSON Schema pattern of the same grammar, for the scenario format. */

@@ -16,7 +16,7 @@ import type { SimConfig } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import type { ExchangePrinter } from './control/exchange-printer.js';
 import type { Partition, Partitions } from './state/partitions.js';
-import { createControl, isControlPath } from './control/routes.js';
+import { CONTROL_PREFIX, createControl, isControlPath } from './control/routes.js';
 import {
   SimInternalError,
   SimMethodNotAllowedError,
@@ -28,7 +28,7 @@ import { guardControl } from './http/control-guard.js';
 import { isAuthorized, offersTicket, refuse } from './http/auth.js';
 import { corsHeaders, preflightHeaders, type IncomingExchange } from './http/request.js';
 import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from './exchange/exchange.js';
-import { selectPartition, unaddressed } from './http/partition-address.js';
+import { PARTITION_PREFIX, selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
 import type { SecretValues } from './recordings/secret-values.js';
 import type { ScenarioLibrary } from './scenarios/scenario-library.js';
@@ -41,6 +41,7 @@ import { validateRequest } from './openapi/request-validation.js';
 import { findOperation, type RouteResult } from './openapi/router.js';
 import type { Violation } from './openapi/violation.js';
 import { readPreferences } from './layers/preferences.js';
+import { closest } from './text/closest.js';
 
 export interface PipelineDeps {
   config: SimConfig;
@@ -251,7 +252,27 @@ async function answerOffSpec(
   }
   if (routed.kind === 'method-not-allowed')
     throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, routed.allowed);
-  throw new SimRouteNotFoundError(exchange.method, exchange.pathname, routed.closest);
+  throw new SimRouteNotFoundError(
+    exchange.method,
+    exchange.pathname,
+    routed.closest,
+    misspeltAddress(exchange.pathname),
+  );
+}
+
+/** The first segments of the simulator's own paths: `/__partition/NAME/…` and `/__sim/…`. */
+const OWN_SEGMENTS = [PARTITION_PREFIX.slice(1, -1), CONTROL_PREFIX.slice(1)];
+
+/**
+ * The path meant when its first segment is a slip of the simulator's own (`/__partiton/alice/api/session`,
+ * `/__simm/clock`): no operation of the interface was asked for, so the operations that happen to look
+ * nearest would only mislead.
+ */
+function misspeltAddress(pathname: string): string | undefined {
+  const [, first = '', ...rest] = pathname.split('/');
+  if (OWN_SEGMENTS.includes(first)) return undefined;
+  const near = closest(first, OWN_SEGMENTS);
+  return near === undefined ? undefined : ['', near, ...rest].join('/');
 }
 
 function accept(

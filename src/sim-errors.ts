@@ -69,13 +69,17 @@ export interface OperationHint {
 export class SimRouteNotFoundError extends SimulatorError {
   readonly _tag = 'SimRouteNotFoundError';
   readonly status = 404;
-  constructor(method: string, path: string, closest: OperationHint[]) {
+  /** `meant`: the path asked for with a slip in the simulator's own prefix mended (`/__partiton/…` → `/__partition/…`). */
+  constructor(method: string, path: string, closest: OperationHint[], meant?: string) {
     super({
       message: `No operation of the interface matches ${method} ${path}`,
-      hint: closest.length
-        ? `Closest operations: ${closest.map((o) => `${o.method} ${o.path}`).join(', ')}`
-        : 'See GET /__sim/operations for every operation',
-      closest,
+      hint: meant
+        ? `Did you mean ${meant}?`
+        : closest.length
+          ? `Closest operations: ${closest.map((o) => `${o.method} ${o.path}`).join(', ')}`
+          : 'See GET /__sim/operations for every operation',
+      // The operations nearest a path the simulator was meant to read are nearest by chance only.
+      closest: meant ? [] : closest,
     });
   }
 }
@@ -284,12 +288,14 @@ export class SimExchangeNotFoundError extends SimulatorError {
 
 /**
  * A request Node's HTTP parser refused before the pipeline saw it (a request line or headers past the limit,
- * malformed HTTP, or one sent too slowly): answered on the socket, since no request object exists.
+ * malformed HTTP, or one sent too slowly): answered on the socket, since no request object exists. Also a
+ * control-API body past the body limit (413), which the host did not keep (the API's operations answer that
+ * with their declared InvalidRequestError instead).
  */
 export class SimRequestRefusedError extends SimulatorError {
   readonly _tag = 'SimRequestRefusedError';
   constructor(
-    readonly status: 400 | 405 | 408 | 417 | 431,
+    readonly status: 400 | 405 | 408 | 413 | 417 | 431,
     message: string,
     hint: string,
   ) {

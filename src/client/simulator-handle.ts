@@ -12,7 +12,8 @@ import { checkOptionNames, CONNECT_OPTIONS, COVERAGE_OPTIONS } from '../options.
 import type { RuleListing } from '../state/rule-store.js';
 import { isScenarioPath } from '../scenarios/scenario-library.js';
 import type { Scenario, ScenarioRule } from '../scenarios/scenario-types.js';
-import { SimulatorError } from '../sim-errors.js';
+import { SimControlRequestError, SimulatorError } from '../sim-errors.js';
+import { parseDuration } from '../duration.js';
 import type { LogEntry } from '../state/log.js';
 
 export { SimulatorError };
@@ -79,6 +80,23 @@ export interface SimulatorHandle {
 }
 
 /**
+ * What `clock.advance(by)` was given, in ms; read here, so a mistake is told in the handle's terms rather than
+ * as the JSON body the control API would have been sent. How far the clock may still go is the simulator's
+ * to say (it knows now).
+ */
+function advanceMs(by: unknown): number {
+  const ms = typeof by === 'number' || typeof by === 'string' ? parseDuration(by) : undefined;
+  if (ms !== undefined) return ms;
+  const error = new SimControlRequestError(
+    `clock.advance(${typeof by === 'string' ? JSON.stringify(by) : String(by)}) is not an amount of time to advance by`,
+    "Pass a duration, as in sim.clock.advance('30s') (250ms, 30s, 5m, 1h, 1m30s), or a number of ms, as in sim.clock.advance(5000), not negative",
+  );
+  // As a refusal answered over HTTP shows its hint (SimulatorError.fromAnswer), so an uncaught one says how to fix it.
+  error.message = `${error.message} (${error.hint})`;
+  throw error;
+}
+
+/**
  * A handle on a simulator already running at `url`. A refusal of the control API rejects with the
  * SimulatorError class of its tag (`SimRuleError`, `SimScenarioError`, …), as it would be thrown in-process.
  */
@@ -111,8 +129,7 @@ export function connectSimulator(url: string, options: ConnectOptions = {}): Sim
     partitionName: name,
     clock: {
       now: async () => (await call<{ now: number }>('GET', '/clock')).now,
-      advance: async (by) =>
-        (await call<{ now: number }>('POST', '/clock/advance', typeof by === 'number' ? { ms: by } : { by })).now,
+      advance: async (by) => (await call<{ now: number }>('POST', '/clock/advance', { ms: advanceMs(by) })).now,
     },
     reset: async () => {
       await call('POST', '/reset');

@@ -3,14 +3,16 @@
  * partition the request was addressed to (`X-Sim-Partition` or the `/__partition/NAME/` prefix), so a test
  * worker drives its own clock, rules and world; `/__sim/partitions` looks across them.
  */
-import { parseDuration } from '../duration.js';
-import { closest } from '../text/closest.js';
+import { describeMs, MAX_TIME, MAX_TIME_ISO, parseDuration } from '../duration.js';
+import { closest, didYouMean } from '../text/closest.js';
 import {
   SimControlRequestError,
   SimMethodNotAllowedError,
+  SimRequestRefusedError,
   SimRouteNotFoundError,
   SimScenarioError,
 } from '../errors.js';
+import { MAX_BODY_DEPTH } from '../exchange/exchange.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import type { SecretValues } from '../recordings/secret-values.js';
@@ -36,6 +38,8 @@ export interface ControlDeps {
   secrets?: SecretValues;
   /** How the served document differs from the simulator's own spec, when it does. */
   specVersion?: SpecVersion;
+  /** The body limit a refusal of a larger body names (the pipeline's config). */
+  config?: { bodyLimit: number };
 }
 
 interface ControlRequest {
@@ -90,19 +94,7 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     '/__sim/clock': { GET: ({ partition }) => jsonAnswer(200, clockBody(partition)) },
     '/__sim/clock/advance': {
       POST: ({ exchange, partition }) => {
-        const body = jsonBody(exchange);
-        const ms =
-          typeof body.ms === 'number' ? body.ms : typeof body.by === 'string' ? parseDuration(body.by) : undefined;
-        if (ms === undefined || !Number.isFinite(ms) || ms < 0) {
-          const given = body.by ?? body.ms;
-          throw new SimControlRequestError(
-            given === undefined
-              ? 'Say how far to advance the clock'
-              : `${JSON.stringify(given)} is not an amount of time to advance by`,
-            'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative',
-          );
-        }
-        partition.advance(ms);
+        partition.advance(advanceBy(jsonBody(exchange), partition.clock.now()));
         return jsonAnswer(200, clockBody(partition));
       },
     },
@@ -233,8 +225,56 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
         Object.keys(byMethod).map((method) => ({ operationId: 'sim.control', method, path: found.pattern })),
       );
     }
+    // A body the host did not keep reads as none: a route would answer as if nothing had been sent.
+    if (exchange.bodyRefused) refuseBody(exchange.bodyRefused, deps.config?.bodyLimit);
     return route({ exchange, partition, params: found.params });
   };
+}
+
+const ADVANCE_FIELDS = ['by', 'ms'];
+const ADVANCE_HINT = 'Send {"by": "30s"} (250ms, 30s, 5m, 1h, 1m30s) or {"ms": 5000}, not negative';
+
+/** How far `POST /__sim/clock/advance` asks to move a clock that reads `now`, or why it cannot. */
+function advanceBy(body: Record<string, unknown>, now: number): number {
+  for (const field of Object.keys(body)) {
+    if (!ADVANCE_FIELDS.includes(field))
+      throw new SimControlRequestError(
+        `Unknown field ${JSON.stringify(field)} in a clock advance.${didYouMean(field, ADVANCE_FIELDS)}`,
+        ADVANCE_HINT,
+      );
+  }
+  if (body.by !== undefined && body.ms !== undefined)
+    throw new SimControlRequestError('Say how far to advance the clock once: by or ms, not both', ADVANCE_HINT);
+  const given = body.by ?? body.ms;
+  if (given === undefined) throw new SimControlRequestError('Say how far to advance the clock', ADVANCE_HINT);
+  // ms is a number; by is a duration's text, or a number of ms as parseDuration reads one.
+  const ms =
+    typeof given === 'number' || (typeof given === 'string' && body.by !== undefined)
+      ? parseDuration(given)
+      : undefined;
+  if (ms === undefined)
+    throw new SimControlRequestError(`${JSON.stringify(given)} is not an amount of time to advance by`, ADVANCE_HINT);
+  // Refused before anything moves, so the partition keeps a clock every answer can stamp a date with.
+  if (ms > MAX_TIME - now)
+    throw new SimControlRequestError(
+      `Advancing by ${ms} ms would take the clock past ${MAX_TIME_ISO}, the last instant a date can hold`,
+      `The largest advance from now (${new Date(now).toISOString()}) is ${describeMs(Math.max(0, MAX_TIME - now))}`,
+    );
+  return ms;
+}
+
+/** Answers a request whose body the host refused to keep: too large to read, or nested too deep to parse. */
+function refuseBody(refusal: NonNullable<Exchange['bodyRefused']>, limit: number | undefined): never {
+  if (refusal === 'too-deep')
+    throw new SimControlRequestError(
+      `The body nests deeper than ${MAX_BODY_DEPTH} levels`,
+      'Send the control API a JSON object as the routes take it (GET /__sim/operations, docs/how-it-answers.md)',
+    );
+  throw new SimRequestRefusedError(
+    413,
+    `Request body is larger than the simulator accepts${limit === undefined ? '' : ` (${limit} bytes)`}`,
+    'Send a smaller body, or start the simulator with a larger bodyLimit (--body-limit BYTES on the command line)',
+  );
 }
 
 /** The three ways a scenario arrives over HTTP; none of them is a path the simulator would read. */

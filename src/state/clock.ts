@@ -5,6 +5,8 @@
  * timer that falls due on the way, in time order, with `now()` reading that timer's own instant while it
  * fires, so whatever it changes happens at the right virtual time.
  */
+import { MAX_TIME, MAX_TIME_ISO } from '../duration.js';
+
 export const DEFAULT_START = Date.UTC(2026, 10, 22, 9, 0, 0); // near the spec examples' timestamps
 
 export interface Clock {
@@ -104,6 +106,8 @@ export function createClock(options: ClockOptions = {}): Clock {
     advance(ms) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance needs a non-negative number of milliseconds');
       const target = flowing() + ms;
+      // Checked before anything moves: a clock past what a Date holds would fail every later answer.
+      if (target > MAX_TIME) throw new RangeError(`advance would take the clock past ${MAX_TIME_ISO}`);
       offset += ms;
       // Timers fire at their own instants even though offset already moved: pinned time says when.
       fireUntil(target);
