@@ -21,7 +21,7 @@ export type Scenario = {
   /** Scripted agent turns. A synthetic message with resume plays the session's next turn: its scripted turns in the order listed here, then turns generated from the seed (every session without a script plays generated ones). A prompt that arrives while the session is busy waits for the turn before it. */
   turns?: readonly ScenarioTurn[];
   forms?: readonly ScenarioForm[];
-  /** Permission requests the agents are waiting on, and permissions saved by earlier `always` replies. A reply of `always` saves the request's `save` patterns; a request whose every resource a saved pattern allows for its action is allowed without asking. */
+  /** Permission requests the agents are waiting on, and permissions saved by earlier `always` replies. A reply of `always` saves the request's `save` patterns. A new request's effect is its agent's rules (`agents[].permissions`); a saved pattern allows a resource those rules would ask about, never one they deny. */
   permissions?: {
     requests?: readonly ScenarioPermissionRequest[];
     saved?: readonly ScenarioSavedPermission[];

@@ -90,7 +90,7 @@ describe('1,000 concurrent requests in record mode', () => {
   let maxInFlight = 0;
 
   beforeAll(async () => {
-    // Answers as the real server does for POST /api/session/{id}/permission with a client-chosen id: {data: {id}}.
+    // Answers as the real server does for POST /api/session/{id}/permission with a client-chosen id: {data: {id, effect}}.
     // It holds every answer until all N requests are in (or 10 s passed), then answers them in a shuffled order
     // within ~20 ms: all N are in flight at once, and they complete in another order than they arrived.
     const held: Array<() => void> = [];
@@ -106,7 +106,7 @@ describe('1,000 concurrent requests in record mode', () => {
       held.push(() => {
         inFlight--;
         res.writeHead(200, { 'content-type': 'application/json', 'x-echo-id': sent.id });
-        res.end(JSON.stringify({ data: { id: sent.id } }));
+        res.end(JSON.stringify({ data: { id: sent.id, effect: 'ask' } }));
       });
       safety ??= setTimeout(release, 10_000);
       if (held.length === N) {
@@ -184,7 +184,7 @@ describe('1,000 concurrent requests in record mode', () => {
       seen.set(body.id, (seen.get(body.id) ?? 0) + 1);
       expect(body.resources).toEqual([`marker-${body.id}`]);
       expect(interaction.response.status).toBe(200);
-      expect(interaction.response.body, `seq ${interaction.seq}`).toEqual({ data: { id: body.id } });
+      expect(interaction.response.body, `seq ${interaction.seq}`).toEqual({ data: { id: body.id, effect: 'ask' } });
       expect(interaction.response.headers['x-echo-id']).toBe(body.id);
       expect(interaction.operationId).toBe('v2.session.permission.create');
       expect(interaction.pathParams).toEqual({ sessionID: SES });

@@ -151,18 +151,20 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   await call('v2.session.revert.commit', client.v2.session.revert.commit({ sessionID }), 204);
   await call('v2.session.interrupt', client.v2.session.interrupt({ sessionID }), 204);
 
-  // 5. A permission and a question answered.
+  // 5. A permission and a question answered. The build agent's rules allow commands and ask before leaving
+  // the project's directory, so this one waits for a reply.
   const asked = (
     await call(
       'v2.session.permission.create',
       client.v2.session.permission.create({
         sessionID,
-        action: 'bash',
-        resources: ['pnpm lint'],
-        save: ['pnpm lint *'],
+        action: 'external_directory',
+        resources: ['/home/dev/shared/lint/*'],
+        save: ['/home/dev/shared/*'],
       }),
     )
   ).data as Json;
+  expect(asked.data.effect).toBe('ask');
   const requestID = asked.data.id as string;
   const mine = (await call('v2.session.permission.list', client.v2.session.permission.list({ sessionID })))
     .data as Json;
@@ -174,7 +176,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
     204,
   );
   const saved = (await call('v2.permission.saved.list', client.v2.permission.saved.list())).data as Json;
-  const lint = (saved.data as Json[]).find((s) => s.resource === 'pnpm lint *')!;
+  const lint = (saved.data as Json[]).find((s) => s.resource === '/home/dev/shared/*')!;
   await call('v2.permission.saved.remove', client.v2.permission.saved.remove({ id: lint.id }), 204);
   const avatar = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
   const questions = (await call('v2.session.question.list', client.v2.session.question.list({ sessionID: avatar })))

@@ -1,8 +1,9 @@
 /**
- * Permissions and questions, answered by the world, through the official client: what is asked is listed for
- * its session and for the location until it is answered, each answer is announced on the event stream as the
- * real server announces it, `always` saves patterns that later requests are allowed by, and every answer
- * validates against the spec (and against the real server's own document where it describes the operation).
+ * Permissions and questions, answered by the world, through the official client: the agent's rules decide a
+ * request's effect (only `ask` leaves it pending), what is asked is listed for its session and for the
+ * location until it is answered, each answer is announced on the event stream as the real server announces
+ * it, `always` saves patterns that later requests are allowed by, and every answer validates against the spec
+ * (and against the real server's own document where it describes the operation).
  */
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,17 @@ const ASKED_LATER = {
 const SCENARIO = {
   name: 'permissions-and-questions',
   seed: 'perm',
+  // Agents that ask for everything but lock files (build) and deny everything (plan), so requests wait.
+  agents: [
+    {
+      id: 'build',
+      permissions: [
+        { action: '*', resource: '*', effect: 'ask' },
+        { action: 'edit', resource: '*.lock', effect: 'deny' },
+      ],
+    },
+    { id: 'plan', permissions: [{ action: '*', resource: '*', effect: 'deny' }] },
+  ],
   sessions: [{ id: SES, questions: [QUE] }, { id: OTHER }, { id: LATER, appears: '1m', questions: [QUE_LATER] }],
   questions: [{ ...ASKED_LATER, appears: '10s' }],
   permissions: {
@@ -117,6 +129,8 @@ describe('permission requests and saved permissions, answered by the world', () 
       source,
     });
     valid('v2.session.permission.create', created);
+    expect(created.data?.data.effect).toBe('ask');
+    expect(realProblems('/api/session/{sessionID}/permission', 'post', created.data)).toEqual([]);
     const asked = created.data?.data.id as string;
     expect(asked).toMatch(/^per_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
     const got = await session.get({ sessionID: SES, requestID: asked });
@@ -139,13 +153,28 @@ describe('permission requests and saved permissions, answered by the world', () 
     expect(
       realProblems('/api/session/{sessionID}/permission', 'get', (await session.list({ sessionID: SES })).data),
     ).toEqual([]);
-    // An id still pending is refused; one the saved permissions allow is not asked at all.
+    // An id still pending is refused; what the saved permissions allow or the rules deny is not asked at all.
     const again = await session.create({ sessionID: SES, id: asked, action: 'bash', resources: ['ls'] });
     expect(again.response.status).toBe(400);
     expect(again.error).toMatchObject({ _tag: 'InvalidRequestError', field: 'id' });
-    const allowed = await session.create({ sessionID: SES, action: 'edit', resources: ['src/app.tsx'] });
-    expect(allowed.data?.data.id).toMatch(/^per_/);
+    const settled = async (body: { action: string; resources: string[]; agent?: string; id?: string }) => {
+      const answer = await session.create({ sessionID: SES, ...body });
+      valid('v2.session.permission.create', answer);
+      expect(answer.data?.data.id).toMatch(/^per/);
+      return answer.data?.data.effect;
+    };
+    expect(await settled({ action: 'edit', resources: ['src/app.tsx'] })).toBe('allow');
+    expect(await settled({ action: 'edit', resources: ['src/app.tsx', 'package.lock'] })).toBe('deny');
+    expect(await settled({ action: 'bash', resources: ['ls'], agent: 'plan' })).toBe('deny');
+    expect(await settled({ action: 'bash', resources: ['ls'], agent: 'ghost', id: 'per_ghost' })).toBe('deny');
     expect(await pending()).toEqual([PER, asked, elsewhere]);
+    // A settled request is nothing to read or reply to.
+    expect((await session.get({ sessionID: SES, requestID: 'per_ghost' })).response.status).toBe(404);
+    // The session's own agent decides a request naming none: after a switch to plan, plan's rules.
+    await client.v2.session.switchAgent({ sessionID: OTHER, agent: 'plan' });
+    const switched = await session.create({ sessionID: OTHER, action: 'bash', resources: ['ls'] });
+    expect(switched.data?.data.effect).toBe('deny');
+    await client.v2.session.switchAgent({ sessionID: OTHER, agent: 'build' });
 
     // always: answered, its pattern saved, and the other session's request that pattern allows answered too.
     const always = await session.reply({ sessionID: SES, requestID: asked, reply: 'always', message: 'fine' });

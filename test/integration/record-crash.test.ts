@@ -21,7 +21,7 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data: { id: 'per_1' } }));
+      res.end(JSON.stringify({ data: { id: 'per_1', effect: 'deny' } }));
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));

@@ -344,7 +344,7 @@ beforeAll(async () => {
       res.end(JSON.stringify({ key: S.key, label: 'Work' }));
     } else if (path.endsWith('/permission')) {
       res.writeHead(200, { 'content-type': 'application/json', ...echo });
-      res.end(JSON.stringify({ data: { id: 'per_203a58f870013Wia5K5pJuTBrA' } }));
+      res.end(JSON.stringify({ data: { id: 'per_203a58f870013Wia5K5pJuTBrA', effect: 'allow' } }));
     } else if (path.endsWith('/reply')) {
       res.writeHead(204, echo);
       res.end();

@@ -54,15 +54,14 @@ describe.skipIf(!realServerAvailable())('proxy in front of the real server', () 
 
     const entries = (await request(app).get('/__sim/journal')).body.entries as Entry[];
     const byOperation = (id: string) => entries.find((e) => e.operationId === id);
-    // Known drift of this older server: compact is stubbed (503), permissions add `effect`.
+    // Known drift of this older server: compact is stubbed (503).
     expect(compact.status).toBe(503);
     expect(byOperation('v2.session.compact')?.violations).toEqual([
       { side: 'response', in: 'status', message: 'status 503 is not declared by v2.session.compact' },
     ]);
-    expect(permission.body.data).toHaveProperty('effect');
-    expect(byOperation('v2.session.permission.create')?.violations).toEqual([
-      { side: 'response', in: 'body', field: 'data.effect', message: 'data.effect is not an allowed field' },
-    ]);
+    // The plan agent's rules allow commands: settled at once, as the spec has it.
+    expect(permission.body.data.effect).toBe('allow');
+    expect(byOperation('v2.session.permission.create')?.violations).toBeUndefined();
     expect(byOperation('v2.session.switchAgent')?.violations).toBeUndefined();
     // Session creation is the real server's own operation: it answers as its document says.
     expect(entries[0]?.operationId).toBe('v2.session.create');

@@ -7,8 +7,9 @@ import { absoluteDirectory } from '../location.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { answered, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
 import type { Json, Kind, ReadContext } from '../kind.js';
-import { baseRules, defaultAgents } from './defaults.js';
+import { baseRules, defaultAgents, type Rule } from './defaults.js';
 import { format } from './format.js';
+import type { World } from '../../state/world.js';
 
 /** The agent a session starts with (src/kinds/session/state.ts). */
 const SESSION_AGENT = 'build';
@@ -40,16 +41,31 @@ export const agent: Kind = {
   handlers: {
     'v2.agent.list': (request, context) => {
       const directory = absoluteDirectory(context.project, resolveLocation(context.project, request.query.location));
-      const { agents } = context.world.scenario;
-      const listed = agents
-        ? agents.map((a) => (a.permissions === undefined ? { ...a, permissions: baseRules(directory) } : a))
-        : defaultAgents(directory);
-      return answered(locationAnswer(request, context, listed));
+      return answered(locationAnswer(request, context, listedAgents(context.world, directory)));
     },
   },
 
   infer: () => import('./infer.js').then((m) => m.inferAgents),
 };
+
+/** The agents as listed for a location: the scenario's (the base rules where they name none), else the defaults. */
+function listedAgents(world: World, directory: string): Json[] {
+  const { agents } = world.scenario;
+  return agents
+    ? agents.map((a) => (a.permissions === undefined ? { ...a, permissions: baseRules(directory) } : a))
+    : defaultAgents(directory);
+}
+
+/**
+ * The permission rules of the agent named, as listed for the location; an agent nobody lists denies
+ * everything, as the real server answers `deny` for an unknown agent.
+ */
+export function agentRules(world: World, directory: string, name: string): readonly Rule[] {
+  const found = listedAgents(world, directory).find((a) => a.id === name);
+  return Array.isArray(found?.permissions)
+    ? (found.permissions as Rule[])
+    : [{ action: '*', resource: '*', effect: 'deny' }];
+}
 
 /** Every agent the scenario's sessions use (build, and those their messages switch to) must be listed. */
 function checkSessionAgents(source: Json, listed: ReadonlySet<string>, context: ReadContext): void {

@@ -6,7 +6,8 @@
  */
 import { posix } from 'node:path';
 
-type Rule = { action: string; resource: string; effect: 'allow' | 'deny' | 'ask' };
+/** A permission rule as the client types it (`PermissionV2Rule`); the last that matches decides. */
+export type Rule = { action: string; resource: string; effect: 'allow' | 'deny' | 'ask' };
 type Json = Record<string, unknown>;
 
 const rule = (action: string, resource: string, effect: Rule['effect']): Rule => ({ action, resource, effect });

@@ -2,6 +2,7 @@
  * What asking for a permission and replying to one make happen, as event drafts: the handlers decide with
  * these, and a session turn can ask mid-turn with `askPermission` (the caller commits what it returns).
  */
+import type { Rule } from '../agent/defaults.js';
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { ensureRoom } from '../limits.js';
@@ -17,12 +18,22 @@ export interface PermissionAsk {
   save?: string[];
   metadata?: Record<string, unknown>;
   source?: PermissionRequestRecord['source'];
+  /**
+   * The asking agent's rules (`PermissionV2Ruleset`), the last that matches deciding; absent: no rule
+   * matches, so every resource asks unless a saved permission allows it.
+   */
+  rules?: readonly Rule[];
 }
+
+export type PermissionEffect = Rule['effect'];
 
 export interface PermissionAsked {
   id: string;
-  /** Saved permissions already allow every resource: nothing is asked, nothing is published. */
-  allowed: boolean;
+  /**
+   * What the rules decided: `ask` leaves a pending request and publishes it; `allow` and `deny` settle it at
+   * once, with nothing pending and nothing published.
+   */
+  effect: PermissionEffect;
   events: EventDraft[];
 }
 
@@ -53,14 +64,43 @@ function savedFor(world: World, projectID: string | undefined): SavedPermission[
   return [...world.savedPermissions.values()].filter((s) => applies(s, projectID));
 }
 
+/** What the rules say of one action on one resource: the last rule matching both decides; none matching asks. */
+export function ruleEffect(rules: readonly Rule[], action: string, resource: string): PermissionEffect {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i] as Rule;
+    if (wildcardMatch(action, rule.action) && wildcardMatch(resource, rule.resource)) return rule.effect;
+  }
+  return 'ask';
+}
+
 /**
- * Asks for a permission in a session: a pending request and its `permission.v2.asked`, unless the project's
- * saved permissions already allow it. Throws SimResourceLimitError when the partition holds its bound of
- * open requests.
+ * The effect of a request, as the real server evaluates it: a resource the rules deny denies it; a saved
+ * permission answers a resource that asks (never one denied); any resource still asking asks; else it is
+ * allowed (with no resources too).
+ */
+export function evaluatePermission(
+  rules: readonly Rule[],
+  saved: readonly SavedPermission[],
+  action: string,
+  resources: readonly string[],
+): PermissionEffect {
+  const effects = resources.map((resource) => {
+    const effect = ruleEffect(rules, action, resource);
+    return effect === 'ask' && coveredBy(saved, action, [resource]) ? 'allow' : effect;
+  });
+  if (effects.includes('deny')) return 'deny';
+  return effects.includes('ask') ? 'ask' : 'allow';
+}
+
+/**
+ * Asks for a permission in a session: when the agent's rules and the project's saved permissions leave it
+ * asking, a pending request and its `permission.v2.asked`; allowed or denied, nothing. Throws
+ * SimResourceLimitError when the partition holds its bound of open requests.
  */
 export function askPermission(world: World, now: number, ask: PermissionAsk, projectID?: string): PermissionAsked {
   const id = ask.id ?? world.ids.ascending('per_', now);
-  if (coveredBy(savedFor(world, projectID), ask.action, ask.resources)) return { id, allowed: true, events: [] };
+  const effect = evaluatePermission(ask.rules ?? [], savedFor(world, projectID), ask.action, ask.resources);
+  if (effect !== 'ask') return { id, effect, events: [] };
   ensureRoom('permission', openRequests(world).length, 'permission request');
   const record: PermissionRequestRecord = {
     id,
@@ -71,7 +111,7 @@ export function askPermission(world: World, now: number, ask: PermissionAsk, pro
   if (ask.save !== undefined) record.save = [...ask.save];
   if (ask.metadata !== undefined) record.metadata = ask.metadata;
   if (ask.source !== undefined) record.source = ask.source;
-  return { id, allowed: false, events: [draft('permission.v2.asked', record)] };
+  return { id, effect, events: [draft('permission.v2.asked', record)] };
 }
 
 /**

@@ -5,7 +5,7 @@ export const format = {
       type: 'object',
       additionalProperties: false,
       description:
-        "Permission requests the agents are waiting on, and permissions saved by earlier `always` replies. A reply of `always` saves the request's `save` patterns; a request whose every resource a saved pattern allows for its action is allowed without asking.",
+        "Permission requests the agents are waiting on, and permissions saved by earlier `always` replies. A reply of `always` saves the request's `save` patterns. A new request's effect is its agent's rules (`agents[].permissions`); a saved pattern allows a resource those rules would ask about, never one they deny.",
       properties: {
         requests: {
           type: 'array',

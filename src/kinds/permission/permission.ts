@@ -1,16 +1,19 @@
 /**
- * Permission requests and saved permissions: a session's agent asks (a request pending until replied to,
- * `permission.v2.asked`), a reply answers it (`permission.v2.replied`; ./ask.ts says what each reply does),
- * an `always` reply saves patterns that later requests are allowed by, and saved permissions are listed and
- * removed. Requests the scenario declares may be asked later (`appears`).
+ * Permission requests and saved permissions: a session's agent asks and its rules decide (`allow` or `deny`
+ * settle it at once; `ask` leaves a request pending until replied to, `permission.v2.asked`), a reply answers
+ * it (`permission.v2.replied`; ./ask.ts says what each reply does), an `always` reply saves patterns that
+ * later requests are allowed by, and saved permissions are listed and removed. Requests the scenario declares
+ * may be asked later (`appears`).
  */
+import { posix } from 'node:path';
 import { InvalidRequestError, PermissionNotFoundError, SessionNotFoundError } from '../../errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
+import { agentRules } from '../agent/agent.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
-import type { Kind } from '../kind.js';
+import type { HandlerContext, Kind } from '../kind.js';
 import { LIMITS } from '../limits.js';
 import { askPermission, pendingRequests, replyPermission } from './ask.js';
 import { condition, format } from './format.js';
@@ -24,6 +27,17 @@ function sessionOrThrow(world: World, id: string | undefined): string {
   const found = world.sessions.get(id ?? '');
   if (!found || found.status === 'scheduled') throw new SessionNotFoundError(id ?? '');
   return found.definition.id;
+}
+
+/**
+ * The rules a request is evaluated by: those of the agent it names, else of the session's agent now (as the
+ * real server does for a request without one), as listed where the session runs.
+ */
+function rulesFor(context: HandlerContext, sessionID: string, named: unknown) {
+  const session = context.world.sessions.get(sessionID);
+  const agent = typeof named === 'string' ? named : (session?.agent ?? 'build');
+  const directory = posix.resolve(context.project.directory, session?.location?.directory ?? '.');
+  return agentRules(context.world, directory, agent);
 }
 
 /** The session's pending request, or PermissionNotFoundError (another session's is not found either). */
@@ -105,10 +119,11 @@ export const permission: Kind = {
           ...(Array.isArray(body.save) ? { save: body.save as string[] } : {}),
           ...(body.metadata && typeof body.metadata === 'object' ? { metadata: body.metadata as Body } : {}),
           ...(body.source && typeof body.source === 'object' ? { source: body.source as never } : {}),
+          rules: rulesFor(context, sessionID, body.agent),
         },
         project.id,
       );
-      return answered(jsonAnswer(200, { data: { id: asked.id } }), ...asked.events);
+      return answered(jsonAnswer(200, { data: { id: asked.id, effect: asked.effect } }), ...asked.events);
     },
 
     'v2.session.permission.list': (request, { world }) => {

@@ -37,11 +37,16 @@ it('groups what the recorded answers do differently from the spec, per operation
           message: 'x',
           service: 'session.compact',
         }),
-        interaction(3, 'v2.session.permission.create', 'POST', '/api/session/ses_1/permission', 200, {
-          data: { id: 'per_1', effect: 'deny' },
+        interaction(3, 'v2.session.messages', 'GET', '/api/session/ses_1/message', 200, {
+          data: [],
+          cursor: { previous: null, next: null },
         }),
-        interaction(4, 'v2.session.permission.create', 'POST', '/api/session/ses_1/permission', 200, {
-          data: { id: 'per_2', effect: 'allow' },
+        interaction(4, 'v2.session.messages', 'GET', '/api/session/ses_1/message', 200, {
+          data: [],
+          cursor: { previous: null, next: null },
+        }),
+        interaction(6, 'v2.session.permission.create', 'POST', '/api/session/ses_1/permission', 200, {
+          data: { id: 'per_1', effect: 'deny' },
         }),
         interaction(5, 'v2.session.switchAgent', 'POST', '/api/session/ses_1/agent', 204),
       ],
@@ -56,12 +61,16 @@ it('groups what the recorded answers do differently from the spec, per operation
       findings: [{ problem: 'status 503 is not declared by v2.session.compact', count: 1 }],
     },
     {
-      operationId: 'v2.session.permission.create',
+      operationId: 'v2.session.messages',
       answers: 2,
-      findings: [{ problem: 'data.effect is not an allowed field', count: 2 }],
+      findings: [
+        { problem: 'cursor.previous must be string', count: 2 },
+        { problem: 'cursor.next must be string', count: 2 },
+      ],
     },
+    { operationId: 'v2.session.permission.create', answers: 1, findings: [] },
     { operationId: 'v2.session.switchAgent', answers: 1, findings: [] },
   ]);
   expect(report.outside).toEqual([{ request: 'POST /api/session', count: 1 }]);
-  expect(formatDrift('flow.yaml', report)).toContain('data.effect is not an allowed field  ×2');
+  expect(formatDrift('flow.yaml', report)).toContain('cursor.next must be string  ×2');
 });

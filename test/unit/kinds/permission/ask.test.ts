@@ -1,9 +1,17 @@
 /**
- * What asking for a permission and replying to one make happen, decided against a world: saved patterns
- * allow without asking, each reply settles what the real server settles, and the partition's bound holds.
+ * What asking for a permission and replying to one make happen, decided against a world: the agent's rules
+ * decide as the real server's do, saved patterns allow what would ask, each reply settles what the real
+ * server settles, and the partition's bound holds.
  */
 import { describe, expect, it } from 'vitest';
-import { askPermission, coveredBy, replyPermission } from '../../../../src/kinds/permission/ask.js';
+import { defaultAgents, type Rule } from '../../../../src/kinds/agent/defaults.js';
+import {
+  askPermission,
+  coveredBy,
+  evaluatePermission,
+  replyPermission,
+  ruleEffect,
+} from '../../../../src/kinds/permission/ask.js';
 import { permission } from '../../../../src/kinds/permission/permission.js';
 import type { PermissionRequestRecord, PermissionState } from '../../../../src/kinds/permission/types.js';
 import { wildcardMatch } from '../../../../src/kinds/permission/wildcard.js';
@@ -73,7 +81,7 @@ describe('askPermission', () => {
     const world = worldWith();
     const asked = askPermission(world, NOW, { sessionID: SES, action: 'bash', resources: ['npm test'] });
     expect(asked.id).toMatch(/^per_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
-    expect(asked.allowed).toBe(false);
+    expect(asked.effect).toBe('ask');
     expect(asked.events).toEqual([
       { type: 'permission.v2.asked', data: { id: asked.id, sessionID: SES, action: 'bash', resources: ['npm test'] } },
     ]);
@@ -106,10 +114,73 @@ describe('askPermission', () => {
     const world = worldWith([], saved);
     expect(
       askPermission(world, NOW, { sessionID: SES, action: 'edit', resources: ['src/a.ts'] }, 'mine'),
-    ).toMatchObject({ allowed: true, events: [] });
-    expect(askPermission(world, NOW, { sessionID: SES, action: 'bash', resources: ['ls'] }, 'mine').allowed).toBe(
-      false,
+    ).toMatchObject({ effect: 'allow', events: [] });
+    expect(askPermission(world, NOW, { sessionID: SES, action: 'bash', resources: ['ls'] }, 'mine').effect).toBe('ask');
+  });
+
+  it('settles what the rules allow or deny at once, with nothing pending and nothing published', () => {
+    const world = worldWith();
+    const rules: Rule[] = [
+      { action: '*', resource: '*', effect: 'allow' },
+      { action: 'bash', resource: 'rm *', effect: 'deny' },
+      { action: 'read', resource: '*.env', effect: 'ask' },
+    ];
+    const ask = (action: string, resources: string[]) =>
+      askPermission(world, NOW, { sessionID: SES, action, resources, rules });
+    expect(ask('bash', ['ls'])).toMatchObject({ effect: 'allow', events: [] });
+    expect(ask('bash', ['rm -rf dist'])).toMatchObject({ effect: 'deny', events: [] });
+    const asked = ask('read', ['.env']);
+    expect(asked.effect).toBe('ask');
+    expect(asked.events.map((e) => e.type)).toEqual(['permission.v2.asked']);
+    // Settled requests take no room: a full partition still allows and denies.
+    const full = worldWith(
+      Array.from({ length: LIMITS.permission }, (_, i) => request(`per_${i}`, SES, 'bash', [`c${i}`])),
     );
+    expect(askPermission(full, NOW, { sessionID: SES, action: 'bash', resources: ['ls'], rules }).effect).toBe('allow');
+  });
+});
+
+describe('evaluatePermission', () => {
+  const HOME = '/home/dev/acme-web';
+  const rulesOf = (id: string) => defaultAgents(HOME).find((a) => a.id === id)?.permissions as Rule[];
+
+  it('takes the last rule that matches both action and resource; none matching asks', () => {
+    const rules: Rule[] = [
+      { action: '*', resource: '*', effect: 'deny' },
+      { action: 'read', resource: '*', effect: 'allow' },
+      { action: 'read', resource: '*.env', effect: 'ask' },
+    ];
+    expect(ruleEffect(rules, 'read', 'src/a.ts')).toBe('allow');
+    expect(ruleEffect(rules, 'read', '.env')).toBe('ask');
+    expect(ruleEffect(rules, 'edit', 'src/a.ts')).toBe('deny');
+    expect(ruleEffect([], 'edit', 'src/a.ts')).toBe('ask');
+  });
+
+  // The exchanges seen on the real server 1.18.33 with its default agents (no configuration).
+  it.each([
+    ['build', 'bash', ['ls'], 'allow'],
+    ['build', 'edit', ['a.txt'], 'allow'],
+    ['build', 'read', ['.env'], 'ask'],
+    ['build', 'read', ['a.txt', '.env'], 'ask'],
+    ['build', 'question', ['*'], 'allow'],
+    ['build', 'external_directory', ['/etc/*'], 'ask'],
+    ['build', 'bash', [], 'allow'],
+    ['plan', 'edit', ['a.txt'], 'deny'],
+    ['plan', 'read', ['a.txt'], 'allow'],
+    ['title', 'external_directory', ['/etc/x'], 'deny'],
+  ] as const)('%s: %s %j is %s, as on the real server', (agent, action, resources, effect) => {
+    expect(evaluatePermission(rulesOf(agent), [], action, resources)).toBe(effect);
+  });
+
+  it('lets a saved permission answer a resource that asks, never one the rules deny', () => {
+    const saved = [{ id: 'psv_1', action: 'external_directory', resource: '/etc/x' }];
+    const build = rulesOf('build');
+    expect(evaluatePermission(build, saved, 'external_directory', ['/etc/x'])).toBe('allow');
+    // One resource still asks: the request asks.
+    expect(evaluatePermission(build, saved, 'external_directory', ['/etc/x', '/etc/y'])).toBe('ask');
+    expect(evaluatePermission(rulesOf('title'), saved, 'external_directory', ['/etc/x'])).toBe('deny');
+    // A deny among asks denies the request.
+    expect(evaluatePermission(rulesOf('plan'), [], 'edit', ['a.txt'])).toBe('deny');
   });
 
   it('refuses beyond the bound of open requests, and forgets answered ones to make room', () => {
