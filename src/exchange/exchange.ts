@@ -19,6 +19,13 @@ export interface Exchange {
   /** The query as sent (`?a=1`, or empty), for forwarding byte for byte. */
   search: string;
   searchParams: URLSearchParams;
+  /**
+   * Names in lower case, whichever host read the request and however the client wrote them (`Content-Type`,
+   * `PREFER`): every reader (validation, `Prefer`, partitions, auth, CORS, redaction, recording, forwarding)
+   * looks a header up by its lower-case name. Each host makes it so where it reads the request: Node's parser
+   * (`io.ts`, with `lowerCaseNames` for a host app's own additions), the lean reader (`lean-http.ts`), the
+   * Fetch API's (`fetch-io.ts`, for msw in Node and the browser build).
+   */
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
   /**

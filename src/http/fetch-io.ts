@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { jsonText } from '../exchange/exchange.js';
 import type { Decide, Decision } from '../pipeline.js';
-import { incomingExchange, requestTarget, type IncomingExchange } from './request.js';
+import { incomingExchange, lowerCaseNames, requestTarget, type IncomingExchange } from './request.js';
 
 /** What a host without a socket answers with: the pipeline as `fetch`. */
 export type InProcessFetch = (request: Request) => Promise<Response>;
@@ -35,7 +35,9 @@ export async function readRequest(request: Request, bodyLimit: number, basePath 
     const bytes = new Uint8Array(await request.arrayBuffer());
     body = bytes.length > bodyLimit ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   }
-  return incomingExchange(request.method, requestTarget(`${path}${url.search}`), headers, body);
+  // The Fetch standard gives names in lower case, but happy-dom's Headers (msw's Request under
+  // `environment: 'happy-dom'`) gives them as the page wrote them: `Content-Type`, as the official client does.
+  return incomingExchange(request.method, requestTarget(`${path}${url.search}`), lowerCaseNames(headers), body);
 }
 
 const NO_BODY = Buffer.alloc(0);

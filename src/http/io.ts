@@ -4,7 +4,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonText, type Answer } from '../exchange/exchange.js';
-import { incomingExchange, requestTarget, type IncomingExchange, type RequestTarget } from './request.js';
+import {
+  incomingExchange,
+  lowerCaseNames,
+  requestTarget,
+  type IncomingExchange,
+  type RequestTarget,
+} from './request.js';
 import { pipeline } from 'node:stream';
 import { acceptWebSocket, upgradeOf } from './websocket.js';
 
@@ -38,7 +44,9 @@ export function readExchange(req: IncomingMessage, bodyLimit: number): IncomingE
 }
 
 function exchangeOf(req: IncomingMessage, target: RequestTarget, body: Buffer | undefined): IncomingExchange {
-  const exchange = incomingExchange(req.method ?? 'GET', target, req.headers, body);
+  // Node's parser gives names in lower case; a host app's middleware in front of `createApp` may have added one
+  // of its own in another.
+  const exchange = incomingExchange(req.method ?? 'GET', target, lowerCaseNames(req.headers), body);
   const upgrade = upgradeOf(req);
   if (upgrade) exchange.upgrade = upgrade;
   return exchange;

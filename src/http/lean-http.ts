@@ -80,6 +80,7 @@ interface Connections {
 interface LeanRequest {
   method: string;
   target: string;
+  /** Names in lower case, as `Exchange.headers` has them: `readHead` lowers them as it reads the head. */
   headers: Record<string, string>;
   body: Buffer;
   /** Where the next request starts in the bytes. */

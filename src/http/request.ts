@@ -37,6 +37,30 @@ export function incomingExchange(
   return exchange;
 }
 
+/**
+ * The headers with lower-case names, as an exchange keeps them (`Exchange.headers`): the same object when they
+ * already are, as Node's parser and the Fetch standard give them; else a copy, names that meet joined as Node
+ * joins a repeated header. Others come from happy-dom's Headers, or a host app's middleware in front of `createApp`.
+ */
+export function lowerCaseNames(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  for (const name in headers) if (name !== name.toLowerCase()) return lowered(headers);
+  return headers;
+}
+
+function lowered(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const out: IncomingMessage['headers'] = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    const known = Object.hasOwn(out, lower) ? out[lower] : undefined;
+    if (known === undefined) out[lower] = value;
+    else if (lower === 'set-cookie') out[lower] = [known, value].flat();
+    else out[lower] = [known, value].flat().join(lower === 'cookie' ? '; ' : ', ');
+  }
+  return out;
+}
+
 /** Where a request goes: its path, its query as sent (`?a=1`, or empty) and that query read. */
 export interface RequestTarget {
   pathname: string;
