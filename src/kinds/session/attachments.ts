@@ -12,8 +12,8 @@ type FileInput = Omit<NonNullable<Prompt['files']>[number], 'mime'>;
 
 /** The prompt a client sent, with each file given the media type the server knows it by. */
 export function storedPrompt(input: Omit<Prompt, 'files'> & { files?: FileInput[] }): Prompt {
-  if (!input.files) return input;
-  return { ...input, files: input.files.map((file) => ({ ...file, mime: mediaType(file.uri) })) };
+  const { files, ...rest } = input;
+  return files ? { ...rest, files: files.map((file) => ({ ...file, mime: mediaType(file.uri) })) } : rest;
 }
 
 /**
