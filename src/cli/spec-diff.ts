@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeDiff, diffSpecs, isIdentical, summary } from '../openapi/spec-diff.js';
+import { readYaml } from '../text/read-yaml.js';
 import { UsageError } from './usage-error.js';
 
 type Json = Record<string, unknown>;
@@ -29,10 +30,11 @@ async function readDocument(file: string): Promise<Json> {
   }
   let document: unknown;
   try {
-    // JSON is YAML: one parser reads a server's /doc and the simulator's spec alike.
-    document = (await import('yaml')).parse(text);
+    // JSON is YAML: one parser reads a server's /doc and the simulator's spec alike, aliases bounded.
+    document = readYaml(text).value;
   } catch (error) {
-    throw new UsageError(`${file} is not YAML or JSON: ${(error as Error).message.split('\n')[0]}`, 'spec-diff');
+    // Each problem already says what it is (`YAML: …`): a syntax error, or aliases expanding past the bound.
+    throw new UsageError(`${file} cannot be read: ${(error as Error).message.split('\n')[0]}`, 'spec-diff');
   }
   const paths = (document as Json | null)?.paths;
   if (typeof paths !== 'object' || paths === null)

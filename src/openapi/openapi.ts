@@ -11,6 +11,7 @@ import { cachedCompiler, type CompileSchema } from './validator-cache.js';
 import { cachedJson } from '../load-cache.js';
 import { remember } from '../bounded-map.js';
 import { packagePath } from '../package-path.js';
+import { readYaml } from '../text/read-yaml.js';
 
 export const DEFAULT_SPEC_PATH = packagePath(import.meta.url, '../../spec/session-agent.openapi.yaml');
 
@@ -80,9 +81,9 @@ export interface Diagnostic {
 export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   const text = readFileSync(path, 'utf8');
   const hash = createHash('sha256').update(text).digest('hex');
-  // The YAML parser is only needed when the cache is cold; importing it costs start-up time otherwise (JSON is
-  // YAML, so a server's `/doc` loads the same way).
-  const document = await cachedJson('spec', hash, async () => (await import('yaml')).parse(text) as Json);
+  // The YAML parser is only needed when the cache is cold, and loaded then (JSON is YAML, so a server's `/doc`
+  // loads the same way). A spec is a user's file like any other: its aliases are bounded.
+  const document = await cachedJson('spec', hash, async () => readYaml(text).value as Json);
   return indexSpec(document, hash);
 }
 

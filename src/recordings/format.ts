@@ -5,6 +5,7 @@
  * and a 100,000-interaction file loads in about a second (JSON.parse per document) where a full YAML
  * parser needs tens of seconds. Hand-edited documents in block style are read by the YAML parser.
  */
+import { readYaml } from '../text/read-yaml.js';
 import { yaml } from '../text/yaml.js';
 
 export const RECORDING_FORMAT = 'session-agent-sim/recording@1';
@@ -136,8 +137,6 @@ function fastParse(document: string): Record<string, unknown> | null {
       // not JSON after all: a hand-edited flow mapping, or a torn one
     }
   }
-  const docs = yaml().parseAllDocuments(document);
-  const doc = Array.isArray(docs) ? docs[0] : docs;
-  if (doc?.errors.length) throw new Error(doc.errors[0]?.message ?? 'invalid YAML');
-  return (yaml().parse(document) ?? null) as Record<string, unknown> | null;
+  // One document: the file was split at its `---` lines already. Throws YamlTextError, aliases bounded.
+  return (readYaml(document).value ?? null) as Record<string, unknown> | null;
 }

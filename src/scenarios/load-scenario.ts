@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, posix } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
+import { readYaml, YamlTextError, type ReadYaml } from '../text/read-yaml.js';
 import { yaml } from '../text/yaml.js';
 import { DEFAULT_START } from '../state/clock.js';
 import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
@@ -60,14 +61,15 @@ export function loadScenarioFile(file: string, spec: SpecIndex): ScenarioDefinit
 }
 
 export function parseScenario(text: string, file: string, spec: SpecIndex): ScenarioDefinition {
-  const { LineCounter: Lines, parseDocument } = yaml();
-  const lines = new Lines();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  if (doc.errors.length) {
-    throw new ScenarioError(
-      doc.errors.map((e) => ({ file, ...lines.linePos(e.pos[0]), message: `YAML: ${e.message.split('\n')[0]}` })),
-    );
+  const lines = new (yaml().LineCounter)();
+  let read: ReadYaml;
+  try {
+    read = readYaml(text, { lineCounter: lines });
+  } catch (error) {
+    if (!(error instanceof YamlTextError)) throw error;
+    throw new ScenarioError(error.problems.map((p) => ({ file, ...lines.linePos(p.offset), message: p.message })));
   }
+  const doc = read.document;
   const place: Place = (path, message, detail) => ({
     file,
     ...position(doc, lines, path, detail?.atKey ?? false),
@@ -75,7 +77,7 @@ export function parseScenario(text: string, file: string, spec: SpecIndex): Scen
     message: detail?.subject ? `${detail.subject} ${message}` : message,
   });
   // Placeholders such as <test> name no file, so there is no name to match.
-  return readScenario(doc.toJS() as unknown, spec, {
+  return readScenario(read.value, spec, {
     file,
     place,
     fileName: file.startsWith('<') ? undefined : basename(file),
