@@ -100,7 +100,9 @@ export const OPTIONS = {
   json: { type: 'boolean', help: 'print JSON for machines instead of lines for people' },
   'sim-events': {
     type: 'boolean',
-    help: "put the simulator's own event types (which the official client does not know) on /api/event too",
+    help:
+      "put the simulator's own event types, which no real server announces (a shell's timeout replaced, an OAuth " +
+      'attempt settled, an instructions entry removed), on /api/event too; forms and shells are there anyway',
     shownDefault: 'only on /__sim/live and in the journal',
   },
   upstream: { type: 'string', value: 'URL', help: 'the real server (http or https URL)' },

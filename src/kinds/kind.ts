@@ -85,8 +85,8 @@ export interface Publication {
   /** Types no client would see from the real server: a public event that follows says it all. */
   internal?: readonly EventType[];
   /**
-   * Published types that neither the official client's `V2Event` nor the real server's document knows (the
-   * simulator's own notes, or a newer server's types the client cannot name): kept off the public streams
+   * Published types that no real server announces (the simulator's own notes: neither the official client's
+   * `V2Event`, the real server's document nor its newer code line has them): kept off the public streams
    * unless asked for (`--sim-events`); the log, and so `/__sim/live` and the journal, always has them.
    */
   simOnly?: readonly string[];

@@ -2,7 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/dom';
 import { setupServer } from 'msw/node';
 import { simulatorHandlers } from 'session-agent-sim/msw';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { mountFormsPanel, type FormsPanel } from './forms-panel.js';
+import { formsApi, mountFormsPanel, type FormsPanel } from './forms-panel.js';
 
 // simEvents: form.created is the simulator's own event type, on the public stream only when asked for.
 const sim = await simulatorHandlers({ scenario: 'forms-settling', simEvents: true });
@@ -57,8 +57,8 @@ it('answers a pending form and shows it settled', async () => {
 
   expect((await within(form).findByRole('status')).textContent).toBe('Answered');
   // The simulator agrees: a settled form is no longer listed.
-  const { data } = (await (await fetch(`${sim.url}/api/form/request`)).json()) as { data: { title: string }[] };
-  expect(data.map((pending) => pending.title)).not.toContain('Set up the new settings page');
+  const { data } = await formsApi(sim.url).pending();
+  expect(data?.data.map((pending) => pending.title)).not.toContain('Set up the new settings page');
 });
 
 it('shows the refusal when another tab answered the form first', async () => {

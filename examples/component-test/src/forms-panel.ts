@@ -1,8 +1,10 @@
 /**
  * A panel of the forms agents wait on: those pending when it connects and those announced later on the event
  * stream, each with its fields and a Submit button that posts the reply and shows the API's refusal, if any.
+ * Every request goes through the official client (`@opencode-ai/sdk`), as an app's would.
  */
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
+import { createClient } from '@opencode-ai/sdk/v2/gen/client';
 
 // The official client has no form operations yet: the shapes of `GET /api/form/request`, as far as used here.
 export interface FormField {
@@ -23,12 +25,38 @@ export interface FormRequest {
   fields?: FormField[];
 }
 
+/** An error of the API: its `_tag` and what it says. */
+interface ApiError {
+  _tag?: string;
+  message?: string;
+}
+
 export interface FormsPanel {
   unmount(): void;
 }
 
+/**
+ * The form operations through the official client's HTTP client (the one its generated methods send with),
+ * as the methods it will have would send them: a JSON body, under `Content-Type` as the client writes it.
+ */
+export function formsApi(baseUrl: string) {
+  const http = createClient({ baseUrl });
+  return {
+    pending: (signal?: AbortSignal) =>
+      http.get<{ 200: { data: FormRequest[] } }, ApiError>({ url: '/api/form/request', signal }),
+    reply: (form: FormRequest, answer: Record<string, unknown>) =>
+      http.post<{ 204: void }, ApiError>({
+        url: '/api/session/{sessionID}/form/{formID}/reply',
+        path: { sessionID: form.sessionID, formID: form.id },
+        body: { answer },
+        headers: { 'Content-Type': 'application/json' },
+      }),
+  };
+}
+
 export function mountFormsPanel(root: HTMLElement, { baseUrl }: { baseUrl: string }): FormsPanel {
   const client = createOpencodeClient({ baseUrl });
+  const forms = formsApi(baseUrl);
   const controller = new AbortController();
   const shown = new Set<string>();
 
@@ -44,9 +72,9 @@ export function mountFormsPanel(root: HTMLElement, { baseUrl }: { baseUrl: strin
   }
 
   async function showPending(): Promise<void> {
-    const response = await fetch(`${baseUrl}/api/form/request`, { signal: controller.signal });
-    const { data } = (await response.json()) as { data: FormRequest[] };
-    data.forEach(show);
+    const { data, error } = await forms.pending(controller.signal);
+    if (error) throw new Error(refusal(error));
+    data.data.forEach(show);
   }
 
   function formElement(form: FormRequest, section: HTMLElement): HTMLFormElement {
@@ -74,14 +102,8 @@ export function mountFormsPanel(root: HTMLElement, { baseUrl }: { baseUrl: strin
 
   /** The refusal as the API words it (`_tag: message`), or undefined once the form is settled. */
   async function reply(form: FormRequest, answer: Record<string, unknown>): Promise<string | undefined> {
-    const response = await fetch(`${baseUrl}/api/session/${form.sessionID}/form/${form.id}/reply`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ answer }),
-    });
-    if (response.ok) return undefined;
-    const error = (await response.json().catch(() => ({}))) as { _tag?: string; message?: string };
-    return `${error._tag ?? response.status}: ${error.message ?? response.statusText}`;
+    const { error } = await forms.reply(form, answer);
+    return error ? refusal(error) : undefined;
   }
 
   void (async () => {
@@ -99,6 +121,10 @@ export function mountFormsPanel(root: HTMLElement, { baseUrl }: { baseUrl: strin
   });
 
   return { unmount: () => controller.abort() };
+}
+
+function refusal(error: ApiError): string {
+  return `${error._tag ?? 'Error'}: ${error.message ?? JSON.stringify(error)}`;
 }
 
 function control(field: FormField): HTMLInputElement | HTMLSelectElement {
