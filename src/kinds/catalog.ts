@@ -21,7 +21,7 @@ export interface KindCatalog {
   readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
   /** Domain events no client sees. */
   readonly internal: ReadonlySet<EventType>;
-  /** Published types the official client does not know: on the public streams only with `--sim-events`. */
+  /** Published types no real server announces (the simulator's own): on the public streams only with `--sim-events`. */
   readonly simOnly: ReadonlySet<string>;
   readonly reshape: ReadonlyMap<string, Reshape>;
   readonly follow: ReadonlyMap<string, Follow>;

@@ -2,8 +2,8 @@
  * What the event stream says of a domain event: the v2 envelope the real server publishes, `{id, type, data,
  * location?, durable?}`. Most domain events are published as they are (their type and data already follow
  * `@opencode-ai/sdk`'s `V2Event` or the real-server notes); the kinds say which stay internal, which are
- * reshaped to the client's type, what follows them, which only `--sim-events` puts on the public streams (types
- * the official client does not know), and which belong to a durable aggregate. spec/ lists every
+ * reshaped to the client's type, what follows them, which only `--sim-events` puts on the public streams (the
+ * simulator's own types, which no real server announces), and which belong to a durable aggregate. spec/ lists every
  * published type with its source (`x-events` of `v2.event.subscribe`), and a test holds the kinds to it.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
@@ -30,7 +30,8 @@ export function isPublished(kinds: KindCatalog, type: EventType): boolean {
 
 /**
  * Whether a published type goes onto the public streams: every type the official client or the real server
- * knows does; the simulator's own (`simOnly`) only when asked for (`--sim-events`).
+ * knows does (its newer code line's form.* and shell.* too); the simulator's own (`simOnly`) only when asked
+ * for (`--sim-events`).
  */
 export function isPublic(kinds: KindCatalog, type: string, simEvents: boolean): boolean {
   return simEvents || !kinds.simOnly.has(type);

@@ -1,9 +1,11 @@
 /**
- * The public event streams speak only types a typed frontend can name: with the official client's typed
+ * The public event streams speak only types a real server announces: with the official client's typed
  * subscription, on every shipped scenario played through its timeline (and a scripted turn, a form reply,
  * a shell timeout, an attempt polled, an instructions entry removed), every event's type is in the client's
- * `V2Event` union or the real server's document. The simulator's own types go to the log (`/__sim/live`, the
- * journal), and onto the stream only with `simEvents`. The allowed types are read from the files at test time.
+ * `V2Event` union, the real server's document, or the forms' and shells' events of its newer code line (the
+ * real-server notes), which a frontend needs to see a form settle or a shell time out. The simulator's own
+ * types go to the log (`/__sim/live`, the journal), and onto the stream only with `simEvents`. The client's
+ * and the document's types are read from the files at test time.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +15,8 @@ import { startSimulator, type SimulatorHandle } from '../../src/index.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { realDoc } from '../support/real-doc.js';
 import { subscribeWithClient } from '../support/client-subscription.js';
+import { eventProblems } from '../support/spec-validator.js';
+import { until } from '../support/until.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -47,8 +51,14 @@ function realServerEventTypes(): Set<string> {
   return types;
 }
 
+/**
+ * The real server's newer code line (the one the interface describes) announces forms and shells with these
+ * (real-server notes §5, §6, §8); neither the client nor the 1.18.33 document has them yet.
+ */
+const NEWER = ['form.created', 'form.replied', 'form.cancelled', 'shell.created', 'shell.exited', 'shell.deleted'];
+
 const CLIENT = clientEventTypes();
-const KNOWN = new Set([...CLIENT, ...realServerEventTypes()]);
+const KNOWN = new Set([...CLIENT, ...realServerEventTypes(), ...NEWER]);
 const SCENARIOS = readdirSync(new URL('../../scenarios/', import.meta.url))
   .filter((f) => f.endsWith('.yaml'))
   .map((f) => f.replace(/\.yaml$/, ''));
@@ -162,7 +172,7 @@ describe('the public event streams, through the official client', () => {
   });
 
   it.each(SCENARIOS)(
-    '%s: carry no type outside V2Event or the real server document',
+    '%s: carry no type outside V2Event, the real server document or its newer forms and shells',
     { timeout: 60_000 },
     async (name) => {
       const { stream, history, own, logged } = await run(name, false);
@@ -189,12 +199,83 @@ describe('the public event streams, through the official client', () => {
     const own = [...seen].filter((t) => KINDS.simOnly.has(t)).sort();
     expect(own).toEqual(
       expect.arrayContaining([
-        'form.created',
         'integration.attempt.settled',
         'session.instructions.entry.removed',
-        'shell.exited',
         'shell.timeout.updated',
       ]),
     );
+    // The newer real server's types are no longer the simulator's own.
+    for (const type of NEWER) expect(KINDS.simOnly.has(type), type).toBe(false);
   });
+});
+
+type Frame = V2Event | { type: string; data: Json; durable?: unknown };
+
+/** A simulator of a shipped scenario, without `simEvents`, and the official client's typed subscription to it. */
+async function subscribed(scenario: string) {
+  const sim = await startSimulator({ scenario, log: () => {} });
+  const { frames, stop } = await subscribeWithClient<Frame>(sim.url);
+  const of = (type: string) => frames.filter((f) => f.type === type) as Array<{ type: string; data: Json }>;
+  return { sim, frames, of, close: async () => (stop(), await sim.close()) };
+}
+
+describe('forms and shells on the public stream, as the newer real server announces them', () => {
+  it('a shell timing out, and one exiting, reach the client without simEvents', { timeout: 60_000 }, async () => {
+    const { sim, frames, of, close } = await subscribed('shell-timeout');
+    try {
+      const E2E = 'sh_203a7e5c7001OpQrStUvWxYzAb';
+      const BUILD = 'sh_203a7e0a4001Bc4DeFgHiJkLmN';
+      // A timeout replaced is the simulator's own note: the client does not see it.
+      expect((await send(sim, 'PATCH', `/api/shell/${E2E}/timeout`, { timeout: 8000 })).status).toBe(200);
+      await sim.clock.advance('10s');
+      await until(() => of('shell.exited').length === 2, 'two shell.exited');
+      expect(of('shell.exited').map((f) => f.data)).toEqual([
+        { id: BUILD, status: 'exited', exit: 0 },
+        { id: E2E, status: 'timeout' },
+      ]);
+      for (const frame of of('shell.exited')) {
+        expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
+        expect(frame).not.toHaveProperty('durable');
+      }
+      expect(frames.map((f) => f.type)).not.toContain('shell.timeout.updated');
+      const logged = ((await sim.events()) as Json[]).map((e) => e.type as string);
+      expect(logged).toContain('shell.timeout.updated');
+    } finally {
+      await close();
+    }
+  });
+
+  it(
+    'a form answered, one appearing and one cancelled reach the client without simEvents',
+    { timeout: 60_000 },
+    async () => {
+      const { sim, frames, of, close } = await subscribed('forms-settling');
+      try {
+        const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
+        const answer = { framework: 'react', tests: true, coverage: 80 };
+        const reply = await send(sim, 'POST', `/api/session/${SES}/form/frm_203a7c0e2001Ab3dEf4GhIjKlM/reply`, {
+          answer,
+        });
+        expect(reply.status).toBe(204);
+        await sim.clock.advance('10s');
+        await sim.clock.advance('1m');
+        await until(() => of('form.cancelled').length === 1, 'form.cancelled');
+        expect(frames.map((f) => f.type).filter((t) => t.startsWith('form.'))).toEqual([
+          'form.replied',
+          'form.created',
+          'form.cancelled',
+        ]);
+        expect(of('form.replied')[0]?.data).toEqual({ id: 'frm_203a7c0e2001Ab3dEf4GhIjKlM', sessionID: SES, answer });
+        expect(of('form.created')[0]?.data.form).toMatchObject({ id: 'frm_203a7d0000010LaterFormAbCd', mode: 'url' });
+        expect(of('form.cancelled')[0]?.data).toEqual({
+          id: 'frm_203a7e0000010CancelledAbCd',
+          sessionID: 'ses_dfc5a1111111OtherSession01',
+        });
+        for (const frame of of('form.replied').concat(of('form.created'), of('form.cancelled')))
+          expect(eventProblems(frame), JSON.stringify(frame)).toEqual([]);
+      } finally {
+        await close();
+      }
+    },
+  );
 });

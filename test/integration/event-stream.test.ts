@@ -31,8 +31,8 @@ afterEach(async () => {
 type Simulator = SimulatorHandle & { app: SimulatorCore };
 
 async function start(scenario: string, keep = true): Promise<Simulator> {
-  // With the simulator's own types (shell.*, form.*, integration.attempt.settled), whose stories these tell;
-  // without them the stream carries only what the official client knows (client-event-types.test.ts).
+  // With the simulator's own types (shell.timeout.updated, integration.attempt.settled), whose stories some of
+  // these tell; without them the stream carries only what a real server announces (client-event-types.test.ts).
   const server = await startServer({ scenario, port: 0, simEvents: true, log: () => {} });
   const sim = Object.assign(connectSimulator(server.url, { close: () => server.close() }), { app: server.app });
   if (keep) running.push(sim);

@@ -21,8 +21,6 @@ beforeAll(async () => {
   sim = await startServer({
     port: 0,
     scenario: 'default',
-    // The flood below is of form.cancelled, which the stream carries only with the simulator's own types.
-    simEvents: true,
     requestTimeout: 600,
     bodyLimit: 64 * 1024,
     log: (line) => logged.push(line),

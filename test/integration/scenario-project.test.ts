@@ -200,13 +200,12 @@ describe('events of a scenario with a project', () => {
   });
 
   it('carry its directory as their location and its id in session records', async () => {
-    // shell.created is the simulator's own (the newer server's, unknown to the client): on the stream with simEvents.
+    // shell.created is the newer real server's (the client does not type it): on the stream by default.
     sim = await startServer({
       scenario: SCENARIO,
       port: 0,
       projectDir: APP_DIR,
       projectId: PROJECT_ID,
-      simEvents: true,
       log: () => {},
     });
     abort = new AbortController();

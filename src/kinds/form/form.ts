@@ -150,11 +150,8 @@ export const form: Kind = {
     },
   },
 
-  publication: {
-    // The real-server notes give the newer code line these, but neither the official client nor the 1.18.33
-    // document knows them: a frontend reads forms with GET /api/form/request.
-    simOnly: ['form.created', 'form.replied', 'form.cancelled'],
-  },
+  // form.created, form.replied and form.cancelled are published as they are: the real server's newer code line
+  // (the one the interface describes) announces forms with these, though the official client does not type them.
 
   infer: () => import('./infer.js').then((m) => m.inferForms),
 };
