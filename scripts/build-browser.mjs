@@ -70,10 +70,15 @@ const result = await build({
   logLevel: 'warning',
   plugins: [
     {
-      // Modules of the core with a browser version of their own, by the path they are imported as.
+      // Modules of the core with a browser version of their own, by the file they resolve to: a module beside
+      // one imports it as `./yaml.js`, one elsewhere as `../text/yaml.js`.
       name: 'browser-twins',
       setup(b) {
-        b.onResolve({ filter: /\/text\/yaml\.js$/ }, () => ({ path: src('yaml.ts') }));
+        const twins = { [join(ROOT, 'src/text/yaml.js')]: src('yaml.ts') };
+        b.onResolve({ filter: /\/yaml\.js$/ }, (args) => {
+          const twin = twins[join(args.resolveDir, args.path)];
+          return twin ? { path: twin } : undefined;
+        });
       },
     },
     {
