@@ -139,7 +139,7 @@ export const defs = {
             type: 'string',
             minLength: 1,
             description:
-              'A JavaScript regular expression matched against the path as sent (percent-encoded, without the query), e.g. ^/api/gateway/; named groups (?<name>…) are parameters for params. It may match paths outside the spec, so it needs outsideSpec: true.',
+              'A JavaScript regular expression matched against the path as sent (percent-encoded, without the query), e.g. ^/api/gateway/; named groups (?<name>…) are parameters for params. Matched in time linear in the path: lookarounds and backreferences are refused, as is a pattern over 1,000 characters. It may match paths outside the spec, so it needs outsideSpec: true.',
           },
           params: {
             type: 'object',

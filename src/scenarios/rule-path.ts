@@ -1,16 +1,20 @@
 /**
  * The paths a rule matches by, instead of an operation: `when.path`, a template (`/api/gateway/{name}`), or
  * `when.pathPattern`, a regular expression. A rule is plain JSON (a scenario's definitions are cached on disk),
- * so the compiled form is kept here, by its text, rather than on the rule.
+ * so the compiled form is kept here, by its text, rather than on the rule. A pattern is a user's, met by every
+ * request's path: it is matched in linear time (src/text/linear-regex.ts), never by V8's backtracking, which
+ * a pattern such as `^/(a+)+$` keeps busy for seconds on a path of thirty characters.
  */
 import { keepBounded } from '../bounded-map.js';
+import { compileLinear } from '../text/linear-regex.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import { safeDecode } from '../openapi/router.js';
 
 export interface CompiledPath {
-  readonly regex: RegExp;
   /** The parameters it names: a template's `{name}` segments, or a pattern's named groups. */
   readonly names: readonly string[];
+  /** Each of `names`' values as matched in `pathname` (undefined: its group took no part), or undefined. */
+  exec(pathname: string): Array<string | undefined> | undefined;
 }
 
 const PARAM = /^\{([A-Za-z_$][\w$.-]*)\}$/;
@@ -32,19 +36,30 @@ export function compileTemplate(template: string): CompiledPath | string {
       parts.push(segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     }
   }
-  return { regex: new RegExp(`^${parts.join('/')}$`), names };
+  // Literal segments and `[^/]+` between slashes: V8 matches these in linear time.
+  const regex = new RegExp(`^${parts.join('/')}$`);
+  return { names, exec: (pathname) => regex.exec(pathname)?.slice(1) };
 }
 
-/** A pattern compiled, or the reason it is no regular expression. */
+/**
+ * A pattern compiled, or why it is refused: not a regular expression, too long, or something no linear-time
+ * matcher does (a backreference, a lookaround). The reason names the pattern, as a rule's problem is read
+ * without it.
+ */
 export function compilePattern(pattern: string): CompiledPath | string {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern);
-  } catch (error) {
-    return (error as Error).message;
+  const linear = compileLinear(pattern);
+  if (typeof linear === 'string') {
+    // V8's own message already shows the pattern.
+    if (linear.startsWith('Invalid regular expression')) return linear;
+    return `pattern ${JSON.stringify(pattern.length > 60 ? `${pattern.slice(0, 60)}…` : pattern)} ${linear}`;
   }
-  const names = [...pattern.matchAll(/\(\?<([A-Za-z_$][\w$]*)>/g)].map((m) => m[1] as string);
-  return { regex, names };
+  return {
+    names: linear.names,
+    exec: (pathname) => {
+      const groups = linear.exec(pathname);
+      return groups && linear.names.map((name) => groups[name]);
+    },
+  };
 }
 
 /** Compiled paths by `t:` / `p:` and their text: rules are capped, and a cleared cache just compiles again. */
@@ -73,13 +88,13 @@ export function matchRulePath(
 ): Record<string, string> | undefined {
   const path = compiledPath(rule);
   if (!path) return undefined;
-  const match = path.regex.exec(pathname);
-  if (!match) return undefined;
+  const values = path.exec(pathname);
+  if (!values) return undefined;
   const params: Record<string, string> = {};
-  if (rule.path !== undefined) path.names.forEach((name, i) => (params[name] = safeDecode(match[i + 1] as string)));
-  else
-    for (const [name, value] of Object.entries(match.groups ?? {}))
-      if (value !== undefined) params[name] = safeDecode(value);
+  path.names.forEach((name, i) => {
+    const value = values[i];
+    if (value !== undefined) params[name] = safeDecode(value);
+  });
   return params;
 }
 

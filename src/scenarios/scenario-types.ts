@@ -546,7 +546,7 @@ export type ScenarioRule = {
     method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
     /** A path template, e.g. /api/gateway/{name}: literal segments match as sent, a {name} segment matches any one segment and is a parameter for params. A method and template naming an operation of the spec answer as that operation does; any other path needs outsideSpec: true. */
     path?: string;
-    /** A JavaScript regular expression matched against the path as sent (percent-encoded, without the query), e.g. ^/api/gateway/; named groups (?<name>…) are parameters for params. It may match paths outside the spec, so it needs outsideSpec: true. */
+    /** A JavaScript regular expression matched against the path as sent (percent-encoded, without the query), e.g. ^/api/gateway/; named groups (?<name>…) are parameters for params. Matched in time linear in the path: lookarounds and backreferences are refused, as is a pattern over 1,000 characters. It may match paths outside the spec, so it needs outsideSpec: true. */
     pathPattern?: string;
     /** Path parameters that must be equal: the operation's, or those the path template or pattern names. */
     params?: {

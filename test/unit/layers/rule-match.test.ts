@@ -41,6 +41,9 @@ describe('path templates and patterns', () => {
     expect(compileTemplate('/a/v{x}')).toMatch(/^segment "v\{x\}" is neither literal nor a whole parameter/);
     expect(compilePattern('^/a/(')).toMatch(/Invalid regular expression/);
     expect(compilePattern('^/(?<a>x)/(?<b>y)')).toMatchObject({ names: ['a', 'b'] });
+    // Matched in linear time: what no linear-time matcher runs is refused, naming the pattern.
+    expect(compilePattern('^/(?=a)')).toMatch(/^pattern "\^\/\(\?=a\)" uses a lookaround \(\?=\)/);
+    expect(compilePattern('^/(a+)+$')).toMatchObject({ names: [] });
   });
 
   it('finds the operation a method and template name, whatever the parameters are called', () => {
