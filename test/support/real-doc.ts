@@ -51,3 +51,23 @@ export function realDocProblemsAt(path: string, method: string, status: number, 
   const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
   return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
 }
+
+/** The real server's document's schema for each event type it declares (`type` a one-valued enum, a `data`). */
+const eventSchemas = new Map<string, string>();
+for (const [name, schema] of Object.entries(realDoc.components.schemas as Json)) {
+  const type = (schema as Json).properties?.type as Json | undefined;
+  const one = type?.const ?? (type?.enum?.length === 1 ? type.enum[0] : undefined);
+  if (typeof one === 'string' && (schema as Json).properties?.data) eventSchemas.set(one, name);
+}
+
+/**
+ * Every problem of one event-stream frame against the real server's document's schema for its type; undefined
+ * when that document declares no such type (the newer server's forms and shells, the simulator's own).
+ */
+export function realEventProblems(frame: { type: string }): string[] | undefined {
+  const name = eventSchemas.get(frame.type);
+  if (!name) return undefined;
+  const ref = `real#/components/schemas/${name}`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  return validate(frame) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+}

@@ -131,21 +131,27 @@ export const turnAppliers: Appliers = {
     const part = partOf(turn, data.reasoningID);
     if (part) Object.assign(part, { text: data.text, time: { ...part.time, completed: data.timestamp } });
   }),
+  // A tool part's state per status is the real server's document's (SessionMessageToolState*): pending holds
+  // the input as raw text (the whole of it once streamed), running, completed and error the parsed input
+  // with content and structured, error its error as an object.
   'session.next.tool.input.started': (world, event) =>
     startPart({
       type: 'tool',
       id: event.data.callID,
       name: event.data.name,
-      state: { status: 'pending', input: {} },
+      state: { status: 'pending', input: '' },
       time: { created: event.data.timestamp },
     })(world, event),
   'session.next.tool.input.delta': onTurn<'session.next.tool.input.delta'>(() => {}),
-  'session.next.tool.input.ended': onTurn<'session.next.tool.input.ended'>(() => {}),
+  'session.next.tool.input.ended': onTurn<'session.next.tool.input.ended'>((turn, data) => {
+    const part = partOf(turn, data.callID);
+    if (part) part.state = { status: 'pending', input: data.text };
+  }),
   'session.next.tool.called': onTurn<'session.next.tool.called'>((turn, data) => {
     const part = partOf(turn, data.callID);
     if (part)
       Object.assign(part, {
-        state: { status: 'running', input: data.input },
+        state: { status: 'running', input: data.input, structured: {}, content: [] },
         time: { ...part.time, ran: data.timestamp },
       });
   }),
@@ -163,7 +169,7 @@ export const turnAppliers: Appliers = {
     const input = (part?.state as Json | undefined)?.input ?? {};
     if (part)
       Object.assign(part, {
-        state: { status: 'error', input, error: data.error.message },
+        state: { status: 'error', input, content: [], structured: {}, error: { ...data.error } },
         time: { ...part.time, completed: data.timestamp },
       });
   }),
