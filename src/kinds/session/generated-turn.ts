@@ -1,10 +1,13 @@
 /**
- * The turn a session plays when the scenario scripts none: believable work on the scenario's own files (read
- * or search, edit, sometimes a lint failure, the tests, a short answer), every choice drawn from a seeded
- * random so the same scenario, session and turn number always play the same turn.
+ * The turn a session plays when the scenario scripts none: believable work on the scenario's own files for
+ * what the prompt asks (read or search, edit, sometimes a lint failure, the tests, a short answer saying what
+ * was done about it; a question is read up and answered with no edit). What the prompt asks is read from its
+ * words (./prompt-topic.ts); every other choice is drawn from a seeded random, so the same scenario, session,
+ * turn number and prompt always play the same turn.
  */
 import type { Random } from '../../state/random.js';
 import type { World } from '../../state/world.js';
+import { readPrompt, type Intent, type PromptTopic } from './prompt-topic.js';
 import type { TurnStep } from './types.js';
 
 type Json = Record<string, unknown>;
@@ -31,20 +34,66 @@ const OPENERS = [
   (p: string) =>
     `New instruction: "${p}". Check the files involved, make the smallest change that does it, then run the tests.`,
 ];
-const THOUGHTS = [
-  'A search for the component name shows every place that needs the change.',
-  'The tests are the quickest way to see what the current behaviour is.',
-  'If the change stays inside one component the rest of the app should not notice.',
-  'The props are typed, so the compiler will point at every caller I miss.',
-];
-const ANSWERS = [
-  (f: string) => `Done. The change is in \`${f}\`, and \`npm test\` passes (42 tests).`,
-  (f: string) =>
-    `I updated \`${f}\` as asked and left everything else alone. The test suite still passes; tell me if you want the same treatment elsewhere.`,
-  (f: string) => `That is handled now: the logic lives in \`${f}\`, with a test next to it. Lint and tests are green.`,
-  (f: string) =>
-    `I looked at \`${f}\` first; the fix was a two-line change there. I ran the tests afterwards and all of them pass.`,
-];
+/** A thought after the opener, by what the prompt asks for. */
+const THOUGHTS: Record<Intent, readonly string[]> = {
+  add: [
+    'A search for where similar options live shows the place to add it.',
+    'If it stays inside one component the rest of the app should not notice.',
+    'The props are typed, so the compiler will point at every caller I miss.',
+  ],
+  fix: [
+    'The tests are the quickest way to see what fails today.',
+    'The failure points at one component; read it before changing anything.',
+  ],
+  change: [
+    'A search for the name shows every place that needs the change.',
+    'The props are typed, so the compiler will point at every caller I miss.',
+  ],
+  remove: [
+    'A search shows every caller, so nothing is left pointing at what goes.',
+    'Removing it should not change anything else; the tests will say.',
+  ],
+  test: [
+    'The component has no test of its own yet; the others in the folder show the style.',
+    'The tests are the quickest way to see what the current behaviour is.',
+  ],
+  explain: [
+    'Reading the code is enough here; nothing needs to change.',
+    'A search shows where it is defined and who uses it.',
+  ],
+  other: [
+    'A search for the component name shows every place that needs the change.',
+    'If the change stays inside one component the rest of the app should not notice.',
+  ],
+};
+type Answer = (topic: PromptTopic, file: string, component: string) => string;
+/** The reply, saying what was done about what the prompt asked, in its own words. */
+const ANSWERS: Record<'done' | 'explain' | 'failing' | 'other', readonly Answer[]> = {
+  done: [
+    (t, f) => `${t.done} ${t.subject} in \`${f}\`. \`npm test\` passes (42 tests).`,
+    (t, f) =>
+      `${t.done} ${t.subject}: the change is in \`${f}\`, and I left everything else alone. The test suite still passes; tell me if you want the same elsewhere.`,
+    (t, f) => `${t.done} ${t.subject}. It lives in \`${f}\`, with a test next to it. Lint and tests are green.`,
+  ],
+  explain: [
+    (t, f, c) =>
+      `About "${t.quoted}": it is in \`${f}\`. \`${c}\` takes its settings from props, and its callers pass them down from \`src/App.tsx\`. I changed nothing.`,
+    (t, f, c) =>
+      `To answer "${t.quoted}": look at \`${c}\` in \`${f}\`. It reads the value once when it mounts, so a change shows only after a reload. Nothing needed editing.`,
+  ],
+  /** A question about something failing: a cause, and what would fix it. */
+  failing: [
+    (t, f, c) =>
+      `About "${t.quoted}": the cause is in \`${f}\`. \`${c}\` formats dates with the machine's timezone, and CI runs in UTC, so the expected string differs there. Pinning the timezone in the test fixes it; I changed nothing yet.`,
+    (t, f, c) =>
+      `To answer "${t.quoted}": \`${c}\` in \`${f}\` waits for a request without a timeout, and on a slow runner the test gives up first. Mocking the request in the test would make it deterministic; tell me if I should.`,
+  ],
+  other: [
+    (t, f) => `Done: "${t.quoted}". The change is in \`${f}\`, and \`npm test\` passes (42 tests).`,
+    (t, f) =>
+      `I took "${t.quoted}" as a change to \`${f}\` and left everything else alone. The test suite still passes.`,
+  ],
+};
 
 const TEST_OUTPUT =
   '\n> acme-web@0.4.0 test\n> vitest run\n\n Test Files  8 passed (8)\n      Tests  42 passed (42)\n   Duration  3.21s\n';
@@ -53,14 +102,15 @@ const componentOf = (file: string) => file.replace(/^.*\//, '').replace(/\.[^.]+
 const between = (random: Random, low: number, high: number) => low + random.int(high - low + 1);
 
 /**
- * A believable turn for a prompt: sometimes a retried provider call first, usually some reasoning, a look at a
- * file of the project, an edit, the tests (now and then a lint run that fails first), then the answer.
+ * A believable turn for a prompt: sometimes a retried provider call first, usually some reasoning, a look at
+ * the file of the project the prompt points at, an edit, the tests (now and then a lint run that fails
+ * first), then an answer about what the prompt asked; a question gets the look and the answer only.
  * Every duration is explicit, so `busyAfterSynthetic` can stretch it evenly.
  */
 export function generateTurn(random: Random, prompt: string, files: readonly string[]): TurnStep[] {
   const steps: TurnStep[] = [];
-  const file = random.pick(files);
-  const quoted = prompt.length > 80 ? `${prompt.slice(0, 77)}...` : prompt;
+  const topic = readPrompt(prompt);
+  const file = random.pick(topic.likely(files));
   if (random.next() < 0.12) {
     const overloaded = random.next() < 0.5;
     steps.push({
@@ -74,7 +124,7 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
   if (random.next() < 0.75) {
     steps.push({
       kind: 'reasoning',
-      text: `${random.pick(OPENERS)(quoted)} ${random.pick(THOUGHTS)}`,
+      text: `${random.pick(OPENERS)(topic.quoted)} ${random.pick(THOUGHTS[topic.intent])}`,
       after: between(random, 500, 1200),
       chunk: between(random, 20, 30),
       every: between(random, 30, 50),
@@ -114,24 +164,42 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
       ),
     );
   }
+  const reply = (answers: readonly Answer[]): TurnStep => ({
+    kind: 'text',
+    text: random.pick(answers)(topic, file, component),
+    after: between(random, 600, 1400),
+    chunk: between(random, 12, 20),
+    every: between(random, 40, 70),
+  });
+  if (topic.intent === 'explain') {
+    steps.push(reply(/\b(fail|error|broke|crash|flak)/i.test(prompt) ? ANSWERS.failing : ANSWERS.explain));
+    return steps;
+  }
+  const name = topic.name;
+  // What the edit does follows the work: a new option, or one taken out.
+  const [oldString, newString] =
+    topic.intent === 'remove'
+      ? [`export function ${component}({ ${name} }: { ${name}?: boolean }) {`, `export function ${component}() {`]
+      : [
+          `export function ${component}() {`,
+          `export function ${component}({ ${name} = false }: { ${name}?: boolean }) {`,
+        ];
   steps.push(
     tool(
       'edit',
-      {
-        filePath: file,
-        oldString: `export function ${component}() {`,
-        newString: `export function ${component}({ compact = false }: { compact?: boolean }) {`,
-      },
+      { filePath: file, oldString, newString },
       { result: 'Edit applied successfully.' },
       between(random, 200, 600),
     ),
   );
   if (random.next() < 0.15) {
+    const problem =
+      topic.intent === 'remove' ? `'${name}' is not defined` : `'${name}' is assigned a value but never used`;
     steps.push(
       tool(
         'bash',
         { command: 'npm run lint', description: 'Lint the project' },
-        { error: `Command failed with exit code 1: ${file}: 'compact' is assigned a value but never used` },
+        { error: `Command failed with exit code 1: ${file}: ${problem}` },
         between(random, 1500, 3000),
       ),
     );
@@ -144,12 +212,6 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
       between(random, 2500, 6000),
     ),
   );
-  steps.push({
-    kind: 'text',
-    text: random.pick(ANSWERS)(file),
-    after: between(random, 600, 1400),
-    chunk: between(random, 12, 20),
-    every: between(random, 40, 70),
-  });
+  steps.push(reply(topic.done && topic.subject ? ANSWERS.done : ANSWERS.other));
   return steps;
 }
