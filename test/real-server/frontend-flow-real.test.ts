@@ -50,6 +50,12 @@ async function flow(baseUrl: string, directory: string): Promise<Step[]> {
   await call('v2.session.history', client.v2.session.history({ sessionID }));
   await call('v2.session.messages', client.v2.session.messages({ sessionID }));
   await call('v2.session.permission.list', client.v2.session.permission.list({ sessionID }));
+  // The agent's rules decide: plan (the session's agent now) allows commands and denies edits; build asks
+  // before reading a .env file, which leaves the one request listed next.
+  const ask = client.v2.session.permission.create.bind(client.v2.session.permission);
+  await call('v2.session.permission.create', ask({ sessionID, action: 'bash', resources: ['ls'] }));
+  await call('v2.session.permission.create', ask({ sessionID, action: 'edit', resources: ['a.txt'] }));
+  await call('v2.session.permission.create', ask({ sessionID, action: 'read', resources: ['.env'], agent: 'build' }));
   await call('v2.session.question.list', client.v2.session.question.list({ sessionID }));
   await call('v2.session.interrupt', client.v2.session.interrupt({ sessionID }));
   await call('experimental.session.list', client.experimental.session.list({ limit: 5 }));
@@ -105,6 +111,16 @@ it.skipIf(!realServerAvailable())(
       const same = ['v2.health.get', 'v2.session.create', 'v2.session.get', 'v2.session.active'];
       for (const id of same)
         expect(shape(mocked.find((s) => s.operation === id)!.body), id).toMatchObject(
+      // The same rules decide the same effects, and leave the same number of requests waiting.
+      const effects = (steps: Step[]) =>
+        steps
+          .filter((s) => s.operation === 'v2.session.permission.create')
+          .map((s) => (s.body as { data: { effect: string } }).data.effect);
+      expect(effects(mocked)).toEqual(['allow', 'deny', 'ask']);
+      expect(effects(mocked)).toEqual(effects(recorded));
+      const waiting = (steps: Step[]) =>
+        (steps.find((s) => s.operation === 'v2.session.permission.list')!.body as { data: unknown[] }).data.length;
+      expect(waiting(mocked)).toBe(waiting(recorded));
           shape(recorded.find((s) => s.operation === id)!.body) as object,
         );
     } finally {
