@@ -14,7 +14,21 @@
  * - Ports 4000-4999 on 127.0.0.1 or localhost are mapped to free ones, and mapped back in what is printed.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  version: string;
+};
+
+/**
+ * How every document has a reader install the package while it is not on the npm registry: the tarball
+ * `npm pack` writes in a checkout beside the reader's project (docs/getting-started.md, step 1); packages the
+ * page needs as well (vitest, msw) may follow on the same line. test/docs/install-line.test.ts holds every
+ * document to it, and test/package/package.test.ts runs it.
+ */
+export const INSTALL_COMMAND = `npm install -D ../${manifest.name}/${manifest.name}-${manifest.version}.tgz`;
 
 export interface DocCommand {
   /** The command as written (continuations joined, heredoc bodies included). */
