@@ -23,6 +23,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryDeclarations, reachableDeclarations } from '../../scripts/prune-declarations.mjs';
+import { INSTALL_COMMAND } from '../support/doc-blocks.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
@@ -114,6 +116,26 @@ try {
 }
 `;
 
+/**
+ * What docs/getting-started.md says the package is: "about 1.1 MB packed, 4.5 MB unpacked, 380 files", and
+ * with its dependencies "about 200 packages".
+ */
+function statedFigures(): { packed: number; unpacked: number; files: number; packages: number } {
+  const page = readFileSync(join(REPO, 'docs/getting-started.md'), 'utf8');
+  const tarball = /about ([\d.]+) MB packed, ([\d.]+) MB unpacked, (\d+) files/.exec(page);
+  const packages = /about (\d+) packages/.exec(page);
+  if (!tarball || !packages)
+    throw new Error(
+      'docs/getting-started.md no longer states "about X MB packed, Y MB unpacked, N files" and "about N packages"',
+    );
+  return {
+    packed: Number(tarball[1]) * 1e6,
+    unpacked: Number(tarball[2]) * 1e6,
+    files: Number(tarball[3]),
+    packages: Number(packages[1]),
+  };
+}
+
 describe('the packed package, installed into an empty project', () => {
   let work = '';
   let project = '';
@@ -133,32 +155,31 @@ describe('the packed package, installed into an empty project', () => {
       if (entry.startsWith('.') && entry !== '.bin') continue;
       symlinkSync(join(REPO, 'node_modules', entry), join(stage, 'node_modules', entry));
     }
-    const pack = await run('npm', ['pack', '--json', '--pack-destination', work], stage, 60_000);
+    // Laid out as docs/getting-started.md has the reader do it: the tarball in the checkout, the project beside it
+    const checkout = join(work, repoPackage.name);
+    mkdirSync(checkout);
+    // A build: about 25 s alone, over a minute on a machine busy with other test files
+    const pack = await run('npm', ['pack', '--json', '--pack-destination', checkout], stage, 120_000);
     expectSuccess(pack, 'npm pack');
     // prepare's own output precedes the JSON on stdout
     [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as [typeof packed];
     rmSync(stage, { recursive: true, force: true }); // unlinks the node_modules links, never follows them
 
-    project = join(work, 'project');
+    project = join(work, 'my-app');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    // @types/node: the consumer imports node:assert, as any Node test would; same version as here, so cached
+    // The documents' command; @types/node as well: the consumer imports node:assert, as any Node test would
+    // (same version as here, so cached).
+    const [npm = 'npm', ...documented] = INSTALL_COMMAND.split(' ');
     const install = await run(
-      'npm',
-      [
-        'install',
-        join(work, packed.filename),
-        `@types/node@${typesNodeVersion}`,
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-      ],
+      npm,
+      [...documented, `@types/node@${typesNodeVersion}`, '--no-audit', '--no-fund', '--prefer-offline'],
       project,
       60_000,
     );
-    expectSuccess(install, 'npm install of the tarball');
+    expectSuccess(install, `${INSTALL_COMMAND} (the documents' command)`);
     installWarnings = install.stderr;
-  }, 130_000);
+  }, 190_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -169,6 +190,11 @@ describe('the packed package, installed into an empty project', () => {
     for (const path of paths)
       expect(path).toMatch(/^(dist\/|spec\/|scenarios\/|bin\/|inspector\/|README\.md$|package\.json$)/);
     expect(paths.filter((path) => /\.test\.|^dist\/.*\/test\//.test(path))).toEqual([]);
+    // Read by nothing at run time: the real server's kept document (spec:import's), the browser build's
+    // sources (bundled into dist/browser/msw.js), the start-up cache warmer (prepare's).
+    expect(paths.filter((path) => /^spec\/real-server\/|^dist\/browser\/(?!msw\.js$)|warm-cache/.test(path))).toEqual(
+      [],
+    );
     expect(paths).toEqual(
       expect.arrayContaining([
         'dist/index.js',
@@ -197,6 +223,38 @@ describe('the packed package, installed into an empty project', () => {
     const named = [manifest.main, manifest.types, ...Object.values(manifest.bin ?? {}), ...targets(manifest.exports)];
     expect(named.length).toBeGreaterThan(4);
     for (const path of named) expect(existsSync(join(installed, path ?? 'missing')), path).toBe(true);
+  });
+
+  it('carries the declarations its entry points reach, every one they name, and no other', () => {
+    const installed = join(project, 'node_modules/session-agent-sim');
+    const { files, missing } = reachableDeclarations(entryDeclarations(installed));
+    expect(missing).toEqual([]);
+    const carried = readdirSync(installed, { recursive: true })
+      .map(String)
+      .filter((path) => path.endsWith('.d.ts') && !path.startsWith('node_modules/'))
+      .map((path) => join(installed, path));
+    expect(carried.filter((path) => !files.has(path)).map((path) => path.slice(installed.length + 1))).toEqual([]);
+    expect(files.size).toBeGreaterThan(20);
+  });
+
+  it('is as big as docs/getting-started.md says, within a tenth', () => {
+    const stated = statedFigures();
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, unknown>;
+    };
+    // The package and its dependencies: @types/node and its undici-types are the test's own
+    const installed = Object.keys(lock.packages).filter(
+      (path) => path.startsWith('node_modules/') && !/^node_modules\/(@types\/node|undici-types)$/.test(path),
+    );
+    const actual = {
+      packed: packed.size,
+      unpacked: packed.unpackedSize,
+      files: packed.entryCount,
+      packages: installed.length,
+    };
+    const shown = `${(actual.packed / 1e6).toFixed(2)} MB packed, ${(actual.unpacked / 1e6).toFixed(2)} MB unpacked, ${actual.files} files; ${actual.packages} packages`;
+    for (const key of ['packed', 'unpacked', 'files', 'packages'] as const)
+      expect(Math.abs(actual[key] - stated[key]) / stated[key], `${key}: ${shown}`).toBeLessThanOrEqual(0.1);
   });
 
   it('installs without the tests, the sources or any dev dependency', () => {
