@@ -4,7 +4,10 @@
 // (its tests are reported skipped), a run whose vitest failed otherwise (an unhandled error), a run that left
 // no report (the spec lint failed before vitest ran), a run whose tests ran on another Node than asked for,
 // and a failed typecheck or lint. Exits 1 when M is not 0.
+// Every skipped test is named under its run with the reason its test recorded (`skippedWhen` in
+// test/support/environment.ts puts it in the test's meta); one skipped without a reason counts as a failure.
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 /** What one run counts: its tests, plus one failure per problem the tests' own count would miss. */
 export function summarizeRun(report, vitestStatus, expectedNode) {
@@ -21,6 +24,20 @@ export function summarizeRun(report, vitestStatus, expectedNode) {
   );
   for (const file of brokenFiles) notes.push(`${file.name}: ${file.message.split('\n')[0]}`);
   failed += brokenFiles.length;
+  // A broken file's tests are reported skipped: the file is counted above.
+  const skipped = report.testResults
+    .filter((file) => !brokenFiles.includes(file))
+    .flatMap((file) =>
+      file.assertionResults
+        .filter((test) => ['skipped', 'pending', 'todo'].includes(test.status))
+        .map((test) => ({
+          name: [relative(process.cwd(), file.name), ...test.ancestorTitles, test.title].join(' > '),
+          reason: test.meta?.skipped,
+        })),
+    );
+  for (const { name, reason } of skipped)
+    notes.push(reason ? `skipped: ${name}: ${reason}` : `skipped without a reason: ${name}`);
+  failed += skipped.filter(({ reason }) => !reason).length;
   if (failed === 0 && (vitestStatus !== 0 || report.success === false)) {
     notes.push(`vitest exited ${vitestStatus} without a failed test (an unhandled error: see its output)`);
     failed += 1;
@@ -36,7 +53,7 @@ export function summarizeRun(report, vitestStatus, expectedNode) {
     );
     failed += 1;
   }
-  return { passed: report.numPassedTests, failed, notes };
+  return { passed: report.numPassedTests, failed, skipped: skipped.length, notes };
 }
 
 function readReport(path) {
@@ -55,7 +72,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (let i = 0; i + 2 < runs.length; i += 3) {
     const [node, path, status] = runs.slice(i, i + 3);
     const run = summarizeRun(readReport(path), Number(status), node);
-    console.log(`Node ${node}: ${run.passed} passed, ${run.failed} failed`);
+    console.log(
+      `Node ${node}: ${run.passed} passed, ${run.failed} failed${run.skipped ? `, ${run.skipped} skipped` : ''}`,
+    );
     for (const note of run.notes) console.log(`  ${note}`);
     passed += run.passed;
     failed += run.failed;

@@ -3,15 +3,14 @@
  * /__sim/ as traffic arrives, as they advance the clock from the page and switch partitions, and that no
  * secret of a request ever reaches the page. Skipped only on a machine without Chromium outside CI.
  */
-import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
-import { CHROMIUM } from '../support/environment.js';
+import { CHROMIUM, noChromium, skippedWhen } from '../support/environment.js';
 
 const SHELL = 'sh_203a7e5c7001OpQrStUvWxYzAb'; // shell-timeout: `npm run e2e`, times out at +5 s
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector in Chromium', () => {
+describe('the inspector in Chromium', skippedWhen(noChromium()), () => {
   let sim: SimulatorHandle;
   let browser: Browser;
   let page: Page;

@@ -18,7 +18,7 @@ import { startSimulator } from '../../src/index.js';
 import { simulatorHandlers } from '../../src/msw/index.js';
 
 type Handlers = typeof simulatorHandlers;
-import { CHROMIUM } from '../support/environment.js';
+import { CHROMIUM, noChromium, skippedWhen } from '../support/environment.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/msw-browser');
@@ -112,7 +112,7 @@ function withoutTransport(seen: Seen[]): Seen[] {
   }));
 }
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('msw in the browser', () => {
+describe('msw in the browser', skippedWhen(noChromium()), () => {
   let work = '';
   let server: Server;
   let origin = '';

@@ -4,14 +4,14 @@
  * stream never ends, so the script must end on what the page shows, or on its wall-clock time-out.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
-import { CHROMIUM } from '../support/environment.js';
+import { CHROMIUM, noChromium, skippedWhen } from '../support/environment.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/screenshot-inspector.mjs', import.meta.url));
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -28,7 +28,7 @@ function expectPicture(file: string): void {
   expect(bytes.length).toBeGreaterThan(30_000);
 }
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the inspector screenshot command', () => {
+describe('the inspector screenshot command', skippedWhen(noChromium()), () => {
   it('photographs its own simulator after the traffic it sends', async () => {
     const out = join(scratch, 'own.png');
     const { stdout } = await run(['--out', out, '--timeout', '90']);

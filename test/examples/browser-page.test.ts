@@ -4,11 +4,11 @@
  * shows the turn streaming in, with the simulator running in the page behind msw's service worker.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM } from '../support/environment.js';
+import { CHROMIUM, noChromium, skippedWhen } from '../support/environment.js';
 import {
   cleanEnv,
   ensureSuccess,
@@ -21,7 +21,7 @@ import {
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/browser-page/', import.meta.url));
 
-describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('the browser example', () => {
+describe('the browser example', skippedWhen(noChromium()), () => {
   let project = '';
   let server: ChildProcess | undefined;
   let url = '';

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
 import { subscribeWithClient } from '../support/client-subscription.js';
+import { noGlobalWebSocket, skippedWhen } from '../support/environment.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { isRefusal, openSocket, until, type Refusal, type TestSocket } from '../support/ws-client.js';
@@ -236,12 +237,8 @@ describe("the PTY's WebSocket", () => {
     await ws.closed;
   });
 
-  it('works with the global WebSocket where the runtime has one', async (context) => {
-    const Native = (globalThis as { WebSocket?: typeof WebSocket }).WebSocket;
-    if (!Native) {
-      context.skip();
-      return;
-    }
+  it('works with the global WebSocket where the runtime has one', skippedWhen(noGlobalWebSocket()), async () => {
+    const Native = globalThis.WebSocket;
     await sim.reset();
     const ws = new Native(wsUrl(`/api/pty/${SHELL}/connect`));
     ws.binaryType = 'arraybuffer';

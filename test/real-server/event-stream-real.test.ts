@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningSimulator } from '../../src/server.js';
-import { realServerAvailable, startRealServer, type RealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer, type RealServer } from '../support/real-server.js';
 
 type Frame = { type: string; data: Record<string, unknown>; durable?: { aggregateID: string; seq: number } };
 
@@ -46,7 +47,7 @@ async function post(url: string, path: string, body: unknown): Promise<Response>
   });
 }
 
-describe.skipIf(!realServerAvailable())('the real server event stream through the simulator', () => {
+describe('the real server event stream through the simulator', skippedWhen(noRealServer()), () => {
   let real: RealServer;
   const dir = mkdtempSync(join(tmpdir(), 'sim-stream-'));
   const recording = join(dir, 'stream.jsonl');

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
-import { realServerAvailable, startRealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer } from '../support/real-server.js';
 import { realDocProblems } from '../support/real-doc.js';
 
 interface Step {
@@ -49,13 +50,13 @@ async function flow(baseUrl: string, directory: string): Promise<Step[]> {
   await call('v2.session.context', client.v2.session.context({ sessionID }));
   await call('v2.session.history', client.v2.session.history({ sessionID }));
   await call('v2.session.messages', client.v2.session.messages({ sessionID }));
-  await call('v2.session.permission.list', client.v2.session.permission.list({ sessionID }));
   // The agent's rules decide: plan (the session's agent now) allows commands and denies edits; build asks
   // before reading a .env file, which leaves the one request listed next.
   const ask = client.v2.session.permission.create.bind(client.v2.session.permission);
   await call('v2.session.permission.create', ask({ sessionID, action: 'bash', resources: ['ls'] }));
   await call('v2.session.permission.create', ask({ sessionID, action: 'edit', resources: ['a.txt'] }));
   await call('v2.session.permission.create', ask({ sessionID, action: 'read', resources: ['.env'], agent: 'build' }));
+  await call('v2.session.permission.list', client.v2.session.permission.list({ sessionID }));
   await call('v2.session.question.list', client.v2.session.question.list({ sessionID }));
   await call('v2.session.interrupt', client.v2.session.interrupt({ sessionID }));
   await call('experimental.session.list', client.experimental.session.list({ limit: 5 }));
@@ -74,8 +75,9 @@ function shape(value: unknown): unknown {
   return typeof value;
 }
 
-it.skipIf(!realServerAvailable())(
+it(
   'records a frontend flow from the real server, replays it offline, and the mock answers it alike',
+  { ...skippedWhen(noRealServer()), timeout: 120_000 },
   async () => {
     const recording = join(mkdtempSync(join(tmpdir(), 'sim-real-flow-')), 'frontend-flow.yaml');
     const real = await startRealServer();
@@ -109,8 +111,6 @@ it.skipIf(!realServerAvailable())(
       // The real server's lists are empty where the mock's world is not; where both have a record, the mock's
       // has every field the real one has.
       const same = ['v2.health.get', 'v2.session.create', 'v2.session.get', 'v2.session.active'];
-      for (const id of same)
-        expect(shape(mocked.find((s) => s.operation === id)!.body), id).toMatchObject(
       // The same rules decide the same effects, and leave the same number of requests waiting.
       const effects = (steps: Step[]) =>
         steps
@@ -121,11 +121,12 @@ it.skipIf(!realServerAvailable())(
       const waiting = (steps: Step[]) =>
         (steps.find((s) => s.operation === 'v2.session.permission.list')!.body as { data: unknown[] }).data.length;
       expect(waiting(mocked)).toBe(waiting(recorded));
+      for (const id of same)
+        expect(shape(mocked.find((s) => s.operation === id)!.body), id).toMatchObject(
           shape(recorded.find((s) => s.operation === id)!.body) as object,
         );
     } finally {
       await mock.close();
     }
   },
-  120_000,
 );

@@ -6,7 +6,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
 import type { Violation } from '../../src/openapi/violation.js';
-import { realServerAvailable, startRealServer, type RealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer, type RealServer } from '../support/real-server.js';
 
 interface Entry {
   operationId?: string;
@@ -14,7 +15,7 @@ interface Entry {
   violations?: Violation[];
 }
 
-describe.skipIf(!realServerAvailable())('proxy in front of the real server', () => {
+describe('proxy in front of the real server', skippedWhen(noRealServer()), () => {
   let real: RealServer;
   let app: SimApp;
 

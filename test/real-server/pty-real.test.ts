@@ -7,7 +7,8 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningSimulator } from '../../src/server.js';
-import { realServerAvailable, startRealServer, type RealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer, type RealServer } from '../support/real-server.js';
 import { isRefusal, openSocket, until, type TestSocket } from '../support/ws-client.js';
 
 type Frame = { type: string; data: Record<string, unknown> };
@@ -92,7 +93,7 @@ async function flow(base: string): Promise<Record<string, unknown>> {
   };
 }
 
-describe.skipIf(!realServerAvailable())('PTYs: the mock against the real server', () => {
+describe('PTYs: the mock against the real server', skippedWhen(noRealServer()), () => {
   let real: RealServer;
   let proxy: RunningSimulator;
   let mock: RunningSimulator;

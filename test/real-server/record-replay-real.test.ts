@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { realServerAvailable, startRealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer } from '../support/real-server.js';
 
 const SECRET = 'sk-dummy-real-flow-9817';
 
@@ -51,8 +52,9 @@ async function flow(app: SimApp, directory: string): Promise<Step[]> {
   return steps;
 }
 
-it.skipIf(!realServerAvailable())(
+it(
   'records a real flow and replays it offline, identically, without the secret',
+  { ...skippedWhen(noRealServer()), timeout: 90_000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
     const recording = join(dir, 'real-flow.yaml');
@@ -72,5 +74,4 @@ it.skipIf(!realServerAvailable())(
 
     for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8')).not.toContain(SECRET);
   },
-  90_000,
 );

@@ -18,7 +18,8 @@ import { readTimeline } from '../../src/derive/timeline.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
-import { realServerAvailable, startRealServer } from '../support/real-server.js';
+import { noRealServer, skippedWhen } from '../support/environment.js';
+import { startRealServer } from '../support/real-server.js';
 import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 
 const SECRET = 'sk-dummy-scenario-from-7731';
@@ -69,8 +70,9 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
   }
 }
 
-it.skipIf(!realServerAvailable())(
+it(
   'a real recording becomes a scenario that answers as the real server did',
+  { ...skippedWhen(noRealServer()), timeout: 120_000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-from-real-'));
     const recordingFile = join(dir, 'real-flow.yaml');
@@ -146,5 +148,4 @@ it.skipIf(!realServerAvailable())(
       }),
     ]);
   },
-  120_000,
 );

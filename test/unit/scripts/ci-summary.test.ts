@@ -11,6 +11,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 interface Test {
   status: 'passed' | 'failed' | 'skipped';
   node?: string;
+  name?: string;
+  /** The reason `skippedWhen` records. */
+  skipped?: string;
 }
 
 /** A vitest JSON report (the fields the summary reads) of files, each a list of tests. */
@@ -28,7 +31,12 @@ function report(name: string, files: Record<string, { tests: Test[]; message?: s
         name: file,
         status: message || results.some((test) => test.status === 'failed') ? 'failed' : 'passed',
         message,
-        assertionResults: results.map((test) => ({ status: test.status, meta: test.node ? { node: test.node } : {} })),
+        assertionResults: results.map((test) => ({
+          status: test.status,
+          ancestorTitles: test.name ? test.name.split(' > ').slice(0, -1) : [],
+          title: test.name?.split(' > ').at(-1) ?? 'a test',
+          meta: { ...(test.node ? { node: test.node } : {}), ...(test.skipped ? { skipped: test.skipped } : {}) },
+        })),
       })),
     }),
   );
@@ -94,6 +102,28 @@ describe('.ci/summary.mjs', () => {
       '  vitest exited 1 without a failed test (an unhandled error: see its output)',
       '4 passed, 1 failed',
     ]);
+  });
+
+  it('names every skipped test with its reason, and fails one skipped without a reason', () => {
+    const twenty = report('skips', {
+      ...passing('v20.20.2', 3),
+      'test/integration/pty-kind.test.ts': {
+        tests: [
+          { status: 'passed' },
+          { status: 'skipped', name: 'PTYs > works with the global WebSocket', skipped: 'Node v20.20.2 has none' },
+        ],
+      },
+      'test/examples/component-test.test.ts': { tests: [{ status: 'skipped', name: 'passes with msw 3' }] },
+    });
+    expect(summary('0', 'v20.20.2', twenty, '1')).toEqual({
+      status: 1,
+      lines: [
+        'Node v20.20.2: 4 passed, 1 failed, 2 skipped',
+        '  skipped: test/integration/pty-kind.test.ts > PTYs > works with the global WebSocket: Node v20.20.2 has none',
+        '  skipped without a reason: test/examples/component-test.test.ts > passes with msw 3',
+        '4 passed, 1 failed',
+      ],
+    });
   });
 
   it('counts failed tests as they are, with nothing added', () => {
