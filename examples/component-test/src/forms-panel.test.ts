@@ -4,8 +4,8 @@ import { simulatorHandlers } from 'session-agent-sim/msw';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formsApi, mountFormsPanel, type FormsPanel } from './forms-panel.js';
 
-// simEvents: form.created is the simulator's own event type, on the public stream only when asked for.
-const sim = await simulatorHandlers({ scenario: 'forms-settling', simEvents: true });
+// form.created is the newer real server's event type: on the stream by default, though the client does not type it.
+const sim = await simulatorHandlers({ scenario: 'forms-settling' });
 const server = setupServer(...sim.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));

@@ -108,7 +108,7 @@ export function mountFormsPanel(root: HTMLElement, { baseUrl }: { baseUrl: strin
 
   void (async () => {
     const { stream } = await client.v2.event.subscribe({ signal: controller.signal });
-    // form.created is the simulator's own type (simEvents: true): the official client's event union lacks it.
+    // form.created comes from the newer real server: on the stream by default, but the client's event union lacks it.
     for await (const event of stream as AsyncIterable<{ type: string; data: unknown }>) {
       // Listed on every (re)connection, not once: the stream does not replay what appeared meanwhile.
       if (event.type === 'server.connected') await showPending();
