@@ -4,13 +4,25 @@
  * pages run from a copy of this checkout (their commands say `node bin/session-agent-sim.js`, `npm start`);
  * the getting-started guide and the catalogue of errors run in a project that has the package installed,
  * linked to this checkout as `npm install` would place it.
+ *
+ * Each block runs with servers of its own. The README's blocks must also hold as a reader pastes them: each
+ * alone, in a checkout of its own; and in order, those that use the quick start's server all sharing one, as
+ * the `npm start` a reader leaves running (a block that changed what a later one prints would fail there).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { missingLine, runBlock, shellBlocks, type DocBlock } from '../support/doc-blocks.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  missingLine,
+  runBlock,
+  shellBlocks,
+  startQuickStart,
+  usesQuickStart,
+  type CommandResult,
+  type DocBlock,
+} from '../support/doc-blocks.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sim-docs-'));
@@ -58,10 +70,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The pages written for a project that installed the package; every other one is read in a checkout. */
 const IN_A_PROJECT: Record<string, string> = { 'getting-started.md': 'my-app', 'errors.md': 'errors' };
+/** The documents whose blocks must hold each alone and in order on one server, as said at the top. */
+const AS_PASTED = new Set(['README.md']);
 /** The documents that are mostly blocks to run: a refactoring that lost them would fail here. */
 const MOSTLY_BLOCKS = new Set(['README.md', 'docs/getting-started.md', 'docs/errors.md', 'docs/scenarios.md']);
 
-const documents: Array<{ file: string; cwd: () => string; quickStart: string }> = [
+const documents: Array<{ file: string; cwd: (name?: string) => string; quickStart: string }> = [
   'README.md',
   ...readdirSync(join(REPO, 'docs'))
     .filter((name) => name.endsWith('.md'))
@@ -74,7 +88,7 @@ const documents: Array<{ file: string; cwd: () => string; quickStart: string }> 
     ? { file, cwd: () => consumerProject(project), quickStart: 'npx --no session-agent-sim mock' }
     : {
         file,
-        cwd: () => checkoutCopy(`checkout-${page.replace(/\.md$/, '')}`),
+        cwd: (name = '') => checkoutCopy(`checkout-${page.replace(/\.md$/, '')}${name}`),
         quickStart: 'node bin/session-agent-sim.js mock',
       };
 });
@@ -94,17 +108,39 @@ for (const { file, cwd, quickStart } of documents) {
     for (const block of blocks) {
       const shown = block.commands.reduce((n, c) => n + c.expected.length, 0);
       it(`block at line ${block.line}: ${block.commands.length} commands, ${shown} printed lines compared`, async () => {
-        dir ??= cwd();
-        const results = await runBlock(block, { cwd: dir, env, quickStart });
-        for (const { command, output, skipped } of results) {
-          if (skipped) continue;
-          const where = `${file}:${command.line} ${command.text.split('\n')[0]}\nprinted:\n${output}`;
-          const failures = output.split('\n').filter((line) => /^\[exit \d+\]$/.test(line));
-          for (const failure of failures)
-            expect(command.expected, `${where}\nexits non-zero, and the document does not show it`).toContain(failure);
-          expect(missingLine(command.expected, output), where).toBeUndefined();
-        }
+        // A block of a page as pasted runs alone: no file an earlier block wrote is there.
+        const here = AS_PASTED.has(file) ? cwd(`-${block.line}`) : (dir ??= cwd());
+        expectAsShown(file, await runBlock(block, { cwd: here, env, quickStart }));
       }, 90_000);
     }
   });
+
+  const sharing = blocks.filter(usesQuickStart);
+  if (AS_PASTED.has(file) && sharing.length)
+    describe(`${file}, in order on one quick start's server`, () => {
+      let dir = '';
+      let server: { port: number; stop(): void } | undefined;
+      beforeAll(async () => {
+        dir = cwd('-in-order');
+        server = await startQuickStart(quickStart, { cwd: dir, env });
+      }, 40_000);
+      afterAll(() => server?.stop());
+
+      for (const block of sharing)
+        it(`block at line ${block.line}, after those above it`, async () => {
+          expectAsShown(file, await runBlock(block, { cwd: dir, env, quickStart, quickStartPort: server?.port }));
+        }, 90_000);
+    });
+}
+
+/** Each command printed what the document shows under it, and failed only where the document shows it. */
+function expectAsShown(file: string, results: CommandResult[]): void {
+  for (const { command, output, skipped } of results) {
+    if (skipped) continue;
+    const where = `${file}:${command.line} ${command.text.split('\n')[0]}\nprinted:\n${output}`;
+    const failures = output.split('\n').filter((line) => /^\[exit \d+\]$/.test(line));
+    for (const failure of failures)
+      expect(command.expected, `${where}\nexits non-zero, and the document does not show it`).toContain(failure);
+    expect(missingLine(command.expected, output), where).toBeUndefined();
+  }
 }

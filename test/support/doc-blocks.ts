@@ -10,12 +10,13 @@
  *   Comment lines above a command, or after a blank line, only explain.
  * - A command that starts a simulator (`npm start`, `… session-agent-sim mock|replay|proxy|record …`) runs in
  *   the background until the block ends, unless the document shows it failing; a block that talks to port
- *   4010 and starts none gets the quick start's `npm start`.
+ *   4010 and starts none gets the quick start's `npm start`, its own or one it shares with the blocks around
+ *   it (`quickStartPort`), so it must hold on a fresh server and after the blocks above it.
  * - Ports 4000-4999 on 127.0.0.1 or localhost are mapped to free ones, and mapped back in what is printed.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   name: string;
@@ -135,6 +136,63 @@ export function missingLine(expected: string[], output: string): string | undefi
   return undefined;
 }
 
+/** Whether a block talks to the quick start's server without starting a server of its own. */
+export function usesQuickStart(block: DocBlock): boolean {
+  return (
+    block.commands.some((c) => /(127\.0\.0\.1|localhost):4010\b/.test(c.text)) &&
+    !block.commands.some((c) => {
+      // `npm ci && npm start` starts the quick start's server (the runner leaves out the `npm ci`)
+      const text = c.text.replace(/^npm ci && /, '');
+      return startsServer(text) && !notRunReason(text);
+    })
+  );
+}
+
+/** Whether something listens on a loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * The quick start's server on a free port, left running for blocks to share (`quickStartPort`) until `stop()`:
+ * what a reader has after the quick start.
+ */
+export async function startQuickStart(
+  quickStart: string,
+  { cwd, env, timeoutMs = 30_000 }: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<{ port: number; stop(): void }> {
+  const port = await freePort();
+  const child = spawn('bash', ['-c', `exec ${quickStart} --port ${port}`], {
+    cwd,
+    env,
+    detached: true,
+    stdio: 'ignore',
+  });
+  const stop = () => {
+    try {
+      process.kill(-(child.pid as number), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!(await listening(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      stop();
+      throw new Error(`${quickStart} --port ${port} did not listen within ${timeoutMs} ms (exit ${child.exitCode})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { port, stop };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -156,14 +214,20 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** How the document's reader starts the simulator (`node bin/session-agent-sim.js mock`, `npx session-agent-sim mock`). */
   quickStart: string;
+  /**
+   * The port of a quick start's server already running (`startQuickStart`), as a reader leaves `npm start`
+   * running from one block to the next: a block that talks to port 4010 and starts none talks to it.
+   * Without it, such a block gets a server of its own.
+   */
+  quickStartPort?: number;
   timeoutMs?: number;
 }
 
 export async function runBlock(
   block: DocBlock,
-  { cwd, env, quickStart, timeoutMs = 60_000 }: RunOptions,
+  { cwd, env, quickStart, quickStartPort, timeoutMs = 60_000 }: RunOptions,
 ): Promise<CommandResult[]> {
-  const ports = new Map<string, number>();
+  const ports = new Map<string, number>(quickStartPort === undefined ? [] : [['4010', quickStartPort]]);
   const mapPort = async (written: string) => {
     if (!ports.has(written)) ports.set(written, await freePort());
     return ports.get(written) as number;
@@ -175,8 +239,7 @@ export async function runBlock(
   ];
   const results: CommandResult[] = [];
   const run: Array<{ index: number }> = [];
-  const talksToQuickStart = block.commands.some((c) => /(127\.0\.0\.1|localhost):4010\b/.test(c.text));
-  if (talksToQuickStart && !block.commands.some((c) => startsServer(c.text) && !notRunReason(c.text))) {
+  if (quickStartPort === undefined && usesQuickStart(block)) {
     // What the quick start leaves running: `npm start`, the default scenario on port 4010.
     const port = await mapPort('4010');
     script.push(`${quickStart} --port ${port} > /dev/null 2>&1 &`, `up ${port} > /dev/null`);
