@@ -10,14 +10,52 @@
 const afterReads = globalThis.setImmediate;
 
 let queued: Array<() => void> = [];
+/** Writes scheduled and not yet run: one is enough for everything queued before it runs. */
+let pending = 0;
 
 /** Runs `write` once the event loop has run the callbacks of the reads it is in the middle of. */
 export function writeSoon(write: () => void): void {
-  if (queued.length === 0) afterReads(flush);
+  if (pending === 0) {
+    pending++;
+    afterReads(flush);
+  }
   queued.push(write);
 }
 
+let tasks: Array<() => void> = [];
+
+/**
+ * Runs `task` after this turn's reads and before the writes that follow it, in the same turn: what the task
+ * lets go of (a promise it settles, and the answer decided on it) is written with them. The recorder's group
+ * commit is one: each recorded answer waits for its interaction to be in the file. Scheduled by itself, the
+ * commit ran after this turn's writes and its answers waited for the next turn's. Node runs the promises'
+ * callbacks between two immediates, so the writes scheduled after the task see those answers.
+ */
+export function beforeWrites(task: () => void): void {
+  if (tasks.length === 0) {
+    afterReads(runTasks);
+    // A write already scheduled runs before the task: another one comes after it.
+    pending++;
+    afterReads(flush);
+  }
+  tasks.push(task);
+}
+
+function runTasks(): void {
+  const batch = tasks;
+  tasks = [];
+  for (let i = 0; i < batch.length; i++) {
+    try {
+      (batch[i] as () => void)();
+    } catch (error) {
+      for (const task of batch.slice(i + 1)) beforeWrites(task);
+      throw error;
+    }
+  }
+}
+
 function flush(): void {
+  pending--;
   const batch = queued;
   queued = [];
   for (let i = 0; i < batch.length; i++) {

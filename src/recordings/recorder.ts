@@ -37,15 +37,11 @@ import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { ConfigError } from '../config.js';
 import { SimRecordingWriteError } from '../errors.js';
+import { beforeWrites } from '../http/outbox.js';
 import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
-import {
-  headerDocument,
-  interactionDocument,
-  parseRecording,
-  type Interaction,
-  type RecordingHeader,
-} from './format.js';
+import { headerDocument, interactionDocument, parseRecording, type RecordingHeader } from './format.js';
+import { interactionText, requestBody } from './interaction-text.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from './redact.js';
 
 /** How much of one streamed answer a recording keeps. */
@@ -66,15 +62,7 @@ export interface Recorder {
   close(): void;
 }
 
-export function requestBody(exchange: Exchange): unknown {
-  if (exchange.rawBody.length === 0) return undefined;
-  const text = exchange.rawBody.toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-}
+export { requestBody };
 
 /**
  * `recorded`: how many interactions the file already holds, when the caller knows (hybrid replay has just
@@ -120,24 +108,24 @@ export function createRecorder(
    * undo). So "completed" stays "answered", and the simulator makes one system call per batch, not per request.
    */
   let queued: Queued[] = [];
-  let flushing: NodeJS.Immediate | undefined;
+  let flushing = false;
+  const wholeText = interactionText(rules);
 
   /** Writes what is queued; a document the disk refused (or took only part of) is reported, never dropped silently. */
   const flush = () => {
-    flushing = undefined;
+    flushing = false;
     const batch = queued;
     queued = [];
     if (batch.length === 0) return;
     if (closed) {
-      for (const { interaction, done } of batch) {
-        log(
-          `record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: the recording is closed`,
-        );
+      for (const { what, done } of batch) {
+        log(`record: interaction ${what} not written: the recording is closed`);
         done?.(new SimRecordingWriteError(file, 'ECLOSED', 'the recording is closed'));
       }
       return;
     }
-    const bytes = batch.length === 1 ? (batch[0] as Queued).bytes : Buffer.concat(batch.map((q) => q.bytes));
+    // The batch's texts made into bytes at once: one copy, where a buffer per document was two.
+    const bytes = Buffer.from(batch.length === 1 ? (batch[0] as Queued).text : batch.map((q) => q.text).join(''));
     let written = 0;
     let error: unknown;
     try {
@@ -147,10 +135,17 @@ export function createRecorder(
       error = caught;
     }
     // The documents wholly written are kept; the file is cut back to the end of the last of them.
-    let kept = 0;
-    let whole = 0;
-    while (kept < batch.length && whole + (batch[kept] as Queued).bytes.length <= written)
-      whole += (batch[kept++] as Queued).bytes.length;
+    let kept = batch.length;
+    let whole = written;
+    if (error !== undefined) {
+      kept = 0;
+      whole = 0;
+      for (let size; kept < batch.length; kept++) {
+        size = Buffer.byteLength((batch[kept] as Queued).text);
+        if (whole + size > written) break;
+        whole += size;
+      }
+    }
     if (error !== undefined && written > whole) {
       try {
         ftruncateSync(fd, end + whole);
@@ -160,70 +155,56 @@ export function createRecorder(
     }
     end += whole;
     for (let index = 0; index < batch.length; index++) {
-      const { interaction, done } = batch[index] as Queued;
+      const { what, done } = batch[index] as Queued;
       if (index < kept) {
         done?.();
         continue;
       }
       const failure = new SimRecordingWriteError(file, (error as NodeJS.ErrnoException).code, describeFsError(error));
-      log(
-        `record: interaction ${interaction.seq} (${interaction.request.method} ${interaction.request.path}) not written: ${failure.message}`,
-      );
+      log(`record: interaction ${what} not written: ${failure.message}`);
       done?.(failure);
     }
   };
 
-  /** Queues a whole document; `done` (when given) hears once it is written, or why it was not. */
-  const enqueue = (interaction: Interaction, done?: (failure?: SimRecordingWriteError) => void) => {
-    const document = interactionDocument(interaction);
-    queued.push({ interaction, bytes: Buffer.from(options.scrub ? options.scrub(document) : document), done });
-    flushing ??= setImmediate(flush);
+  /**
+   * Queues a whole document; `done` (when given) hears once it is written, or why it was not. `what` names
+   * the interaction in a log line: `12 (GET /api/session)`.
+   */
+  const enqueue = (what: string, document: string, done?: (failure?: SimRecordingWriteError) => void) => {
+    queued.push({ what, text: options.scrub ? options.scrub(document) : document, done });
+    if (!flushing) {
+      flushing = true;
+      // In the turn's check phase, ahead of its answers: those it lets go of are written with them.
+      beforeWrites(flush);
+    }
   };
 
   /** The answer, once its interaction is in the file; a write that fails is the client's answer (507). */
-  const whenWritten = (interaction: Interaction, answer: Answer) =>
+  const whenWritten = (what: string, document: string, answer: Answer) =>
     new Promise<Answer>((resolve, reject) =>
-      enqueue(interaction, (failure) => (failure ? reject(failure) : resolve(answer))),
+      enqueue(what, document, (failure) => (failure ? reject(failure) : resolve(answer))),
     );
 
   return {
     close() {
       if (closed) return;
       // What is queued is written first: every answer already decided keeps its interaction.
-      if (flushing) clearImmediate(flushing);
       flush();
       closed = true;
       closeSync(fd);
     },
     capture(exchange, answer, route, startedAt) {
+      if (answer.kind !== 'stream') {
+        const parts = { seq: ++seq, route, startedAt, durationMs: wallClock() - startedAt };
+        const what = `${parts.seq} (${exchange.method} ${exchange.pathname})`;
+        return whenWritten(what, wholeText(exchange, answer, parts), answer);
+      }
       const base = {
         operationId: route.operationId,
         pathParams: route.pathParams,
         request: { ...redactedRequestHead(exchange, rules), body: redactBody(requestBody(exchange), rules) },
       };
       const started = new Date(startedAt).toISOString();
-      if (answer.kind !== 'stream') {
-        const parsed = answer.kind === 'json' || answer.kind === 'raw' ? answer.body : undefined;
-        const body =
-          parsed !== undefined
-            ? parsed
-            : answer.kind === 'raw' && answer.raw.length
-              ? answer.raw.toString('utf8')
-              : undefined;
-        return whenWritten(
-          {
-            seq: ++seq,
-            ...base,
-            response: {
-              status: answer.status,
-              headers: redactHeaders(answer.headers ?? {}, rules),
-              body: redactBody(body, rules),
-            },
-            timing: { started, durationMs: wallClock() - startedAt },
-          },
-          answer,
-        );
-      }
       // A stream is recorded chunk by chunk with its timing, and written when it ends: when the upstream ends
       // it, or (an event stream never ends by itself) when the client goes away.
       const tee = new PassThrough();
@@ -241,7 +222,7 @@ export function createRecorder(
         if (written) return;
         written = true;
         // The answer has gone out already: the failure can only be logged (flush does).
-        enqueue({
+        const interaction = {
           seq: ++seq,
           ...base,
           response: {
@@ -251,7 +232,8 @@ export function createRecorder(
             ...(open ? { open } : {}),
           },
           timing: { started, durationMs: wallClock() - startedAt },
-        });
+        };
+        enqueue(`${interaction.seq} (${exchange.method} ${exchange.pathname})`, interactionDocument(interaction));
       };
       answer.stream.once('end', () => finish(false));
       tee.once('close', () => {
@@ -269,8 +251,8 @@ export function createRecorder(
 
 /** A document waiting to be written, and whoever waits for it. */
 interface Queued {
-  interaction: Interaction;
-  bytes: Buffer;
+  what: string;
+  text: string;
   done?: (failure?: SimRecordingWriteError) => void;
 }
 
