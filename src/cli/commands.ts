@@ -63,6 +63,8 @@ export const COMMANDS = {
       "Serves every operation of the interface: the scenario's world where it models the operation, the spec's",
       'examples (or generated bodies, with --dynamic) everywhere else. With no command, session-agent-sim runs mock.',
       "Per request, a Prefer header asks for the spec's answer: code=404 | example=<name> | dynamic=true.",
+      'The clock follows wall time, so agent turns play and the world moves by itself; --virtual-time keeps it',
+      'still until advanced, for runs that must repeat to the millisecond.',
     ],
     options: [
       { name: 'scenario' },
@@ -72,6 +74,7 @@ export const COMMANDS = {
       { name: 'dynamic' },
       { name: 'project-dir' },
       { name: 'real-time' },
+      { name: 'virtual-time' },
       { name: 'sim-events' },
       { name: 'watch' },
       { name: 'coverage' },
@@ -88,8 +91,8 @@ export const COMMANDS = {
         'session-agent-sim mock --auth secret',
       ],
       [
-        'forms appear as time passes, the clock following wall time',
-        'session-agent-sim mock --scenario forms-settling --real-time',
+        'a clock that stands still until advanced, as a test wants: same seed, same answers, same instants',
+        'session-agent-sim mock --scenario forms-settling --virtual-time',
       ],
       [
         'generated bodies for every operation, on a free port',

@@ -73,7 +73,7 @@ export const OPTIONS = {
   seed: {
     type: 'string',
     value: 'S',
-    help: 'seed for generated ids and data: same seed, same answers',
+    help: 'seed for generated ids and data: same seed, same answers (to the instant with --virtual-time)',
     shownDefault: `"${DEFAULTS.seed}"`,
   },
   dynamic: {
@@ -88,8 +88,16 @@ export const OPTIONS = {
   },
   'real-time': {
     type: 'boolean',
-    help: "let the clock follow wall time, starting at now (a scenario's instants count from then unless it pins start)",
-    shownDefault: 'virtual, moves only when advanced through /__sim/clock/advance',
+    help:
+      "let the clock follow wall time, starting at now (a scenario's instants count from then unless it pins start); " +
+      'mock does so unless --virtual-time, so this only says it explicitly',
+  },
+  'virtual-time': {
+    type: 'boolean',
+    help:
+      "keep the clock still at the scenario's start until advanced (POST /__sim/clock/advance, the inspector, a " +
+      "handle's clock.advance), so the same seed gives the same answers at the same instants, as in a test",
+    shownDefault: 'off, the clock follows wall time',
   },
   spec: {
     type: 'string',

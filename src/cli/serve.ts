@@ -14,6 +14,7 @@ import { scenarioArgument } from './scenario-names.js';
 import { didYouMean } from '../text/closest.js';
 import { UsageError } from './usage-error.js';
 import { versionLines } from '../openapi/spec-version.js';
+import type { Clock } from '../state/clock.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -72,6 +73,11 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
       command,
     );
   }
+  if (values['real-time'] && values['virtual-time'])
+    throw new UsageError(
+      '--real-time and --virtual-time contradict each other: give one (the clock follows wall time unless --virtual-time).',
+      command,
+    );
   const logExchanges = exchangeLog(values, command);
   // A misspelt name is caught here, with a suggestion; the server would only list what is available.
   if (values.scenario !== undefined && values.scenario !== 'none') scenarioArgument(values.scenario, command);
@@ -81,7 +87,9 @@ export function simOptions(command: ServeCommand, values: Values): SimOptions {
     seed: values.seed,
     dynamic: values.dynamic,
     projectDir: values['project-dir'],
-    realTime: values['real-time'],
+    // A person at `npm start` has nobody to advance the clock: mock follows the wall clock unless told not to.
+    // The other commands serve no world (the upstream or the recording answers) and keep the library's default.
+    realTime: command === 'mock' ? values['virtual-time'] !== true : undefined,
     spec: values.spec,
     simEvents: values['sim-events'],
     // The CLI serves the default scenario unless told otherwise; the library default is the examples alone.
@@ -132,6 +140,14 @@ function flagName(option: string): string {
   return renamed[option] ?? option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
+/** Which clock runs and how to have the other: a person who sees nothing move should learn why from here. */
+function clockLine(clock: Clock): string {
+  return clock.realTime
+    ? 'clock: follows the wall clock, so turns play and the world moves by itself; --virtual-time keeps it still until advanced'
+    : `clock: virtual, still at ${new Date(clock.now()).toISOString()} until advanced (POST /__sim/clock/advance, or the inspector's clock); ` +
+        'without --virtual-time it follows the wall clock';
+}
+
 function numberOrUndefined(value: string | undefined): number | undefined {
   return value === undefined ? undefined : Number(value);
 }
@@ -160,6 +176,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     if (version && command === 'mock') process.stdout.write(`${versionLines(version).join('\n')}\n`);
     // Someone who typed no command should learn what ran and where the others are.
     if (implied) say('(no command given, so mock; session-agent-sim --help lists the commands)\n');
+    if (command === 'mock') say(`${clockLine(sim.app.sim.partitions.default.clock)}\n`);
     if (config.adminToken !== undefined) {
       // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
       const told =

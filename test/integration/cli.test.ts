@@ -288,7 +288,8 @@ describe('session-agent-sim prints what happens', () => {
   const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 
   it('prints a line per exchange: time, id, method, path, status, _tag, operation, layer, rule', async () => {
-    const { out } = await serveCli(['mock', '--port', '0'], async (url, settled) => {
+    // A still clock, so that every line reads the scenario's start.
+    const { out } = await serveCli(['mock', '--port', '0', '--virtual-time'], async (url, settled) => {
       await fetch(`${url}/api/session`);
       await fetch(`${url}/api/session/ses_nope`);
       await fetch(`${url}/api/plugin`, { headers: { 'x-sim-partition': 'w1' } });
@@ -319,16 +320,19 @@ describe('session-agent-sim prints what happens', () => {
     const { out } = await serveCli(['mock', '--port', '0', '--quiet'], async (url) => {
       for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/session`)).status).toBe(200);
     });
-    expect(out).toMatch(/^session-agent-sim mock: .*\n$/);
+    expect(out).toMatch(/^session-agent-sim mock: .*\nclock: .*\n$/);
   });
 
   it('prints one JSON object a line with --log json, and the start-up lines on stderr', async () => {
-    const { out, err } = await serveCli(['mock', '--port', '0', '--log', 'json'], async (url, settled) => {
-      await fetch(`${url}/api/session`);
-      await fetch(`${url}/api/session/ses_nope`);
-      await settled((printed) => printed.split('\n').length === 3);
-    });
-    expect(err).toMatch(/^session-agent-sim mock: /);
+    const { out, err } = await serveCli(
+      ['mock', '--port', '0', '--log', 'json', '--virtual-time'],
+      async (url, settled) => {
+        await fetch(`${url}/api/session`);
+        await fetch(`${url}/api/session/ses_nope`);
+        await settled((printed) => printed.split('\n').length === 3);
+      },
+    );
+    expect(err).toMatch(/^session-agent-sim mock: .*\nclock: virtual, still at 2026-11-22T09:00:00.000Z /);
     const records = out
       .trimEnd()
       .split('\n')
