@@ -30,7 +30,11 @@ function javaMissing() {
 
 // --quiet: the CLI prints a line per exchange by default (about 15 µs of an answer here); every peer runs with
 // its request logging off too (Prism -v silent, WireMock --disable-request-logging, talkback silent).
-const sim = (port, ...args) => ({ command: node, args: [SIM, ...args, '--quiet', '--port', String(port)] });
+// --virtual-time for mock: a world that moved with the wall clock mid-run would answer a later request otherwise.
+const sim = (port, ...args) => ({
+  command: node,
+  args: [SIM, ...args, ...(args[0] === 'mock' ? ['--virtual-time'] : []), '--quiet', '--port', String(port)],
+});
 const upstreamOf = (ctx) => `http://127.0.0.1:${ctx.ports.upstream}`;
 const wiremockAvailable = () => (existsSync(WIREMOCK_JAR) ? javaMissing() : `${WIREMOCK_JAR} not installed`);
 

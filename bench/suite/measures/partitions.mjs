@@ -59,10 +59,14 @@ export async function measure({ quick = false } = {}) {
       const context = contextNote();
       const port = await freePort();
       const report = reportFlags(scope);
-      const sim = scope.spawnSim(['mock', '--port', String(port), '--max-partitions', String(PARTITIONS + 44)], {
-        nodeArgs: report.nodeArgs,
-        env: report.env,
-      });
+      // --virtual-time: a world moving on by itself (questions appearing at 20 s…) would add to what is measured.
+      const sim = scope.spawnSim(
+        ['mock', '--virtual-time', '--port', String(port), '--max-partitions', String(PARTITIONS + 44)],
+        {
+          nodeArgs: report.nodeArgs,
+          env: report.env,
+        },
+      );
       await scope.firstAnswer(sim, port, SHELL_PATH, { since: performance.now(), expect: SHELL_ID });
       const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
       scope.onClose(() => agent.destroy());

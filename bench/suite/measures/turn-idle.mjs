@@ -58,7 +58,8 @@ export async function measure({ quick = false } = {}) {
     async (scope) => {
       const context = contextNote();
       const port = await freePort();
-      const sim = scope.spawnSim(['mock', '--port', String(port)]);
+      // --virtual-time: the cycle advances the clock itself and checks it moved by exactly that much.
+      const sim = scope.spawnSim(['mock', '--virtual-time', '--port', String(port)]);
       await scope.firstAnswer(sim, port, SHELL_PATH, { since: performance.now(), expect: SHELL_ID });
       // One connection for the requests, kept alive, and one for the stream: a frontend's two.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -225,7 +226,7 @@ export async function measure({ quick = false } = {}) {
       const med = (key) => round(median(results.map((r) => r[key])), 2);
       const failed = failures.length ? `; FAILED: ${failures.slice(0, 3).join('; ')}` : '';
       const clean = failures.length === 0;
-      const setup = `${results.length} cycles one after another after ${WARM_CYCLES} warm-up ones, in the default partition of \`mock --port P\` (default scenario, virtual clock); each cycle POST /api/session {"agent":"build"} (not timed), then POST …/prompt, POST /__sim/clock/advance {"by":"${ADVANCE}"} on one keep-alive connection, and the session.status idle frame for that session on one GET /api/event subscriber; client and simulator share the 2 cores`;
+      const setup = `${results.length} cycles one after another after ${WARM_CYCLES} warm-up ones, in the default partition of \`mock --virtual-time --port P\` (default scenario); each cycle POST /api/session {"agent":"build"} (not timed), then POST …/prompt, POST /__sim/clock/advance {"by":"${ADVANCE}"} on one keep-alive connection, and the session.status idle frame for that session on one GET /api/event subscriber; client and simulator share the 2 cores`;
       scope.report(
         row(
           MEDIAN,

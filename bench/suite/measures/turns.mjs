@@ -52,7 +52,8 @@ export async function measure({ quick = false } = {}) {
     async (scope) => {
       const context = contextNote();
       const port = await freePort();
-      const sim = scope.spawnSim(['mock', '--port', String(port)]);
+      // --virtual-time: the cycle advances the clock itself and checks it moved by exactly that much.
+      const sim = scope.spawnSim(['mock', '--virtual-time', '--port', String(port)]);
       await scope.firstAnswer(sim, port, SHELL_PATH, { since: performance.now(), expect: SHELL_ID });
       // One connection, kept alive: the cycle is a client's sequence of requests, not a connection's set-up.
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -129,7 +130,7 @@ export async function measure({ quick = false } = {}) {
       const counts = sizes.length ? `${Math.min(...sizes)}–${Math.max(...sizes)}` : 'no';
       const failed = failures.length ? `; FAILED: ${failures.slice(0, 3).join('; ')}` : '';
       const clean = failures.length === 0;
-      const setup = `${results.length} cycles one after another on one keep-alive connection, after ${WARM_CYCLES} warm-up cycles, in the default partition of \`mock --port P\` (default scenario, virtual clock); each cycle POST /api/session {"agent":"build"}, POST …/prompt, POST /__sim/clock/advance {"by":"${ADVANCE}"}, POST …/wait (204), GET …/message?limit=50 (${counts} messages: the prompt and the turn's assistant messages); client and simulator share the 2 cores`;
+      const setup = `${results.length} cycles one after another on one keep-alive connection, after ${WARM_CYCLES} warm-up cycles, in the default partition of \`mock --virtual-time --port P\` (default scenario); each cycle POST /api/session {"agent":"build"}, POST …/prompt, POST /__sim/clock/advance {"by":"${ADVANCE}"}, POST …/wait (204), GET …/message?limit=50 (${counts} messages: the prompt and the turn's assistant messages); client and simulator share the 2 cores`;
       scope.report(
         row(
           MEDIAN,
