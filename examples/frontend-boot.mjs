@@ -19,21 +19,27 @@ console.log(
   `busy: ${Object.keys(active.data).length}; waiting for an answer: ${permissions.data.length} permission, ${questions.data.length} question`,
 );
 
-// Every change is announced on the stream; a frontend keeps one subscription open.
+// Every change is announced on the stream; a frontend keeps one subscription open. The world moves on while
+// the turn plays (other sessions too), so only this session's events count.
 const { stream } = await client.v2.event.subscribe();
 const seen = [];
+let sessionID;
 const idle = (async () => {
   for await (const event of stream) {
+    if (sessionID === undefined || event.data?.sessionID !== sessionID) continue;
     seen.push(event.type);
     if (event.type === 'session.updated') return;
   }
 })();
 
 const { data: created } = await client.v2.session.create({ agent: 'build' });
-const sessionID = created.data.id;
+sessionID = created.data.id;
 await client.v2.session.prompt({ sessionID, prompt: { text: 'Add a dark mode toggle' } });
-// The turn plays on the virtual clock: move it on (or start the simulator with --real-time).
-await fetch(`${baseUrl}/__sim/clock/advance`, { method: 'POST', body: JSON.stringify({ by: '1m' }) });
+// The simulator's clock follows the wall clock, so the turn plays by itself, in about ten seconds. One
+// started with --virtual-time (as tests start it) stands still until told: move it on, or this waits forever.
+const clock = await (await fetch(`${baseUrl}/__sim/clock`)).json();
+if (!clock.realTime)
+  await fetch(`${baseUrl}/__sim/clock/advance`, { method: 'POST', body: JSON.stringify({ by: '1m' }) });
 await client.v2.session.wait({ sessionID });
 await idle;
 const { data: messages } = await client.v2.session.messages({ sessionID, order: 'asc' });
