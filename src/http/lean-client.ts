@@ -20,6 +20,7 @@ import {
   type Framing,
   type Head,
 } from './client-answer.js';
+import { writeSoon } from './outbox.js';
 import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
 
 export { LeanClientError } from './client-answer.js';
@@ -237,7 +238,11 @@ export class LeanPool {
       socket.on('error', onError);
       socket.on('timeout', onTimeout);
       socket.setTimeout(this.timeoutMs);
-      writeHeadAndBytes(socket, text, request.body);
+      // With the turn's answers, after its reads (outbox.ts): the upstream is woken once for the requests of a
+      // turn rather than once for each, as the clients are for their answers.
+      writeSoon(() => {
+        if (!over) writeHeadAndBytes(socket, text, request.body);
+      });
     });
   }
 }

@@ -1,6 +1,6 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeanPool, type LeanClientAnswer } from '../../../src/http/lean-client.js';
 
 /** A raw TCP upstream: each request's head (and body) is handed to `answer` with its connection's number. */
@@ -81,6 +81,22 @@ describe('LeanPool', () => {
     expect(upstream.requests[0]).toMatch(
       /^GET \/x HTTP\/1\.1\r\nhost: 127\.0\.0\.1:\d+\r\naccept: application\/json\r\n\r\n$/,
     );
+  });
+
+  it('writes a request on a kept connection after the callbacks of the turn that asked for it', async () => {
+    const upstream = await rawUpstream((_, socket) => socket.write(JSON_OK('{}')));
+    await upstream.pool.request(get());
+    const writes = vi.spyOn(NetSocket.prototype, 'write');
+    try {
+      const answered = upstream.pool.request(get('/second'));
+      await Promise.resolve();
+      // With the other writes of the turn (outbox.ts): the upstream is woken once for all of them.
+      expect(writes).not.toHaveBeenCalled();
+      expect(whole(await answered).body).toBe('{}');
+      expect(upstream.requests[1]).toMatch(/^GET \/second HTTP\/1\.1\r\n/);
+    } finally {
+      writes.mockRestore();
+    }
   });
 
   it('opens a connection for each request in flight at once', async () => {
