@@ -71,6 +71,13 @@ export interface Timeline {
   /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
   next(world: World, id: string, now: number): number | undefined;
   fire(world: World, id: string, now: number): EventDraft[];
+  /**
+   * The one resource of this kind an event of this kind changes, when the kind can tell (a session's events
+   * name their session): a commit then works out that resource's next instant alone. Without it, an event
+   * of this kind has every timer of the kind worked out again. Either way `next` must read only the kind's
+   * own resources, which only its own appliers change (src/state/engine.ts relies on it).
+   */
+  touches?(event: DomainEvent): string | undefined;
 }
 
 /** What a reshape may read besides the event: where it happened, and the world as the event left it. */

@@ -246,6 +246,11 @@ export const session: Kind = {
 
   timeline: {
     ids: (world) => world.sessions.keys(),
+    // Every event a session applies names its session: a turn's thousand events move that session's timer alone.
+    touches: ({ data }) => {
+      const id = (data as { sessionID?: unknown }).sessionID;
+      return typeof id === 'string' ? id : undefined;
+    },
     next(world, id, now) {
       const state = world.sessions.get(id);
       if (!state) return undefined;

@@ -4,11 +4,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { AcceptedRequest } from '../../../src/exchange/layer.js';
 import { KINDS } from '../../../src/kinds/registry.js';
+import { projectContext } from '../../../src/openapi/location.js';
 import { loadScenarioFile } from '../../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 import { createClock, DEFAULT_START } from '../../../src/state/clock.js';
-import { createEngine } from '../../../src/state/engine.js';
+import { createEngine, type Engine } from '../../../src/state/engine.js';
 import type { DomainEvent } from '../../../src/state/events.js';
 
 const scenario = (name: string) => fileURLToPath(new URL(`../../../scenarios/${name}.yaml`, import.meta.url));
@@ -124,5 +126,63 @@ describe('engine', () => {
     expect(engine.world).toBeUndefined();
     expect(engine.advance(1000)).toBe(DEFAULT_START + 1000);
     expect(engine.commit([{ type: 'integration.updated', data: {} }], { request: 'req_1' })).toEqual([]);
+  });
+});
+
+/** Every timer as a rescan of every kind's table would set it now: what rescheduling only what events touch must keep. */
+function rescanned(engine: Engine): Map<string, number> {
+  const world = engine.world;
+  const now = engine.clock.now();
+  const out = new Map<string, number>();
+  if (!world) return out;
+  for (const [kind, timeline] of KINDS.timelines)
+    for (const id of timeline.ids(world)) {
+      const at = timeline.next(world, id, now);
+      if (at !== undefined) out.set(`${kind}:${id}`, at);
+    }
+  return out;
+}
+
+let requests = 0;
+/** Runs an operation's handler as the partition would, committing what it decides. */
+function call(engine: Engine, operationId: string, pathParams: Record<string, string>, body: unknown): void {
+  const world = engine.world;
+  if (!world) throw new Error('no world');
+  const request = { pathParams, query: {}, body } as unknown as AcceptedRequest;
+  const decision = KINDS.handlers[operationId]?.(request, {
+    world,
+    now: engine.clock.now(),
+    project: projectContext('/home/dev/acme-web'),
+  });
+  if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
+}
+
+describe('engine timers', () => {
+  it.each([
+    'default',
+    'busy-session',
+    'forms-settling',
+    'oauth-expires',
+    'oauth-pending-then-complete',
+    'shell-timeout',
+  ])('stay what a rescan of every table gives, as turns play and queue in %s', (name) => {
+    const { engine } = engineFor(name);
+    const sessions = () => [...(engine.world?.sessions.values() ?? [])].filter((s) => s.status !== 'scheduled');
+    call(engine, 'v2.session.create', {}, {});
+    let checked = 0;
+    for (let step = 0; step < 120; step++) {
+      if (step % 15 === 0)
+        for (const session of sessions())
+          call(engine, 'v2.session.synthetic', { sessionID: session.definition.id }, { text: `step ${step}` });
+      if (step % 40 === 5)
+        for (const session of sessions())
+          call(engine, 'v2.session.prompt', { sessionID: session.definition.id }, { prompt: { text: 'and then?' } });
+      engine.advance(1700);
+      expect(new Map(engine.clock.timers().map((t) => [t.key, t.at]))).toEqual(rescanned(engine));
+      checked += engine.clock.timers().length;
+    }
+    // The runs had timers to keep: turns playing, windows, forms, shells, attempts.
+    expect(checked).toBeGreaterThan(20);
+    expect(events(engine).filter((e) => e.type === 'session.turn.started').length).toBeGreaterThan(3);
   });
 });
