@@ -89,6 +89,13 @@ export function createDecide(deps: PipelineDeps): Decide {
     try {
       // 1. Ingest (the host read the request): the partition it is addressed to stamps an id and its virtual time.
       ({ partition, exchange } = selectPartition(incoming, deps.partitions));
+      // A partition whose clock advances in slices is between two instants: what is addressed to it waits for
+      // the advance (and those queued behind it), then reads the world at the new now.
+      if (partition.advancing !== undefined) {
+        for (let busy = partition.advancing; busy !== undefined; busy = partition.advancing) await busy;
+        partition.clock.settle();
+        exchange.now = partition.clock.now();
+      }
       deps.secrets?.note(exchange);
       if (exchange.method === 'OPTIONS') {
         answer = { kind: 'empty', status: 204, headers: preflightHeaders(incoming.headers) };
@@ -96,7 +103,7 @@ export function createDecide(deps: PipelineDeps): Decide {
       } else if (isControlPath(exchange.pathname)) {
         // 2. Control plane: for this machine's programs, or whoever holds the admin token.
         const granted = guardControl(exchange, deps.config.adminToken);
-        answer = control(exchange, partition);
+        answer = await control(exchange, partition);
         if (answer.kind === 'json' && deps.secrets) answer = { ...answer, body: deps.secrets.scrubValue(answer.body) };
         if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';

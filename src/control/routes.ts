@@ -48,9 +48,12 @@ interface ControlRequest {
   params: Record<string, string>;
 }
 
-type ControlRoute = (request: ControlRequest) => Answer;
+/** A route answers at once, or later when it waits for work done in slices (a clock advance). */
+type ControlRoute = (request: ControlRequest) => Answer | Promise<Answer>;
 
-export function createControl(deps: ControlDeps): (exchange: Exchange, partition: Partition) => Answer {
+export function createControl(
+  deps: ControlDeps,
+): (exchange: Exchange, partition: Partition) => Answer | Promise<Answer> {
   const { spec, partitions, library } = deps;
   const clockBody = (p: Partition): ClockState => ({
     partition: p.name,
@@ -94,8 +97,9 @@ export function createControl(deps: ControlDeps): (exchange: Exchange, partition
     '/__sim/clock': { GET: ({ partition }) => jsonAnswer(200, clockBody(partition)) },
     '/__sim/clock/advance': {
       POST: ({ exchange, partition }) => {
-        partition.advance(advanceBy(jsonBody(exchange), partition.clock.now()));
-        return jsonAnswer(200, clockBody(partition));
+        // In slices: a long advance (thousands of queued turns) must not hold up the other partitions.
+        const ms = advanceBy(jsonBody(exchange), partition.clock.now());
+        return partition.advanceInSlices(ms).then(() => jsonAnswer(200, clockBody(partition)));
       },
     },
     '/__sim/scenarios': {
