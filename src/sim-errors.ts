@@ -359,10 +359,13 @@ export class SimForeignOriginError extends SimulatorError {
 export class SimResourceLimitError extends SimulatorError {
   readonly _tag = 'SimResourceLimitError';
   readonly status = 429;
-  constructor(noun: string, max: number) {
+  /** `holder`: what is full, when not the partition (a session's queue); `hint`: how to make room, when removing does not. */
+  constructor(noun: string, max: number, options: { holder?: string; hint?: string } = {}) {
     super({
-      message: `Cannot create another ${noun}: this partition already holds ${max}, its limit`,
-      hint: `Remove ${noun}s you are done with, reset the partition (POST /__sim/reset), or give each test its own partition`,
+      message: `Cannot create another ${noun}: ${options.holder ?? 'this partition'} already holds ${max}, its limit`,
+      hint:
+        options.hint ??
+        `Remove ${noun}s you are done with, reset the partition (POST /__sim/reset), or give each test its own partition`,
       max,
     });
   }

@@ -26,6 +26,10 @@ export const LIMITS = {
   worktree: 256,
   /** Requests of one partition waiting for a session to go idle. */
   waiting: 256,
+  /** Prompts waiting for their turn in one session (a client's, or a synthetic message with resume). */
+  queuedPrompt: 64,
+  /** Prompts waiting for their turn over all of one partition's sessions. */
+  partitionQueuedPrompt: 4_096,
   projectCopy: 256,
 } as const;
 

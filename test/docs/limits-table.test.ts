@@ -57,6 +57,8 @@ const RESOURCE_ROWS: Partial<Record<Limited, string>> = {
   worktree: 'worktrees',
   projectCopy: 'project copies',
   waiting: 'requests waiting for a session to go idle',
+  queuedPrompt: 'prompts waiting for their turn in one session',
+  partitionQueuedPrompt: 'prompts waiting for their turn, over all sessions',
 };
 
 describe("SECURITY.md's memory tables", () => {

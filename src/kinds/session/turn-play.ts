@@ -5,9 +5,13 @@
  * Decision: a prompt admitted while the session is busy (a turn playing, or a scenario busy window) is queued
  * (`delivery: "queue"`), as the real server queues input behind a running loop rather than steering it; each
  * queued prompt plays its own turn once the one before it ends, without the session going idle between.
+ * What waits is bounded, per session and per partition (`LIMITS.queuedPrompt`, `partitionQueuedPrompt`):
+ * past either bound a prompt is refused with SimResourceLimitError, and nothing of it is kept.
  */
+import { SimResourceLimitError } from '../../sim-errors.js';
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
+import { LIMITS } from '../limits.js';
 import { inBusyWindow } from './state.js';
 import { planTurn, turnEntries } from './turns.js';
 import type { PlayingTurn, QueuedPrompt, SessionState } from './types.js';
@@ -25,7 +29,8 @@ function continueTurns(
   busy: boolean,
 ): EventDraft[] {
   const out: EventDraft[] = [];
-  const queue = [...waiting];
+  // Read in place: a turn's every event passes here, and copying what waits each time would cost the queue's length.
+  let taken = 0;
   let started = state.turnsStarted;
   let current = playing && { plan: playing.plan, position: playing.position };
   for (;;) {
@@ -36,9 +41,9 @@ function continueTurns(
       // Still playing: nothing after it can happen yet.
       if (i < entries.length) return out;
     }
-    const next = queue[0];
+    const next = waiting[taken];
     if (!next || inBusyWindow(state.definition, now)) break;
-    queue.shift();
+    taken += 1;
     const plan = planTurn(world, state, next, now, started++);
     // A client's prompt becomes the session's user message as its turn takes it up, as on the real server.
     if (next.prompt) out.push(prompted(state, next, now));
@@ -78,6 +83,7 @@ export function admitPrompt(
 ): EventDraft[] {
   const waits = state.status === 'busy';
   const sessionID = state.definition.id;
+  if (waits && resume) ensureQueueRoom(world, state);
   const admitted = draft('session.next.prompt.admitted', {
     timestamp: now,
     sessionID,
@@ -95,4 +101,20 @@ export function admitPrompt(
 /** The session timeline's share: what falls due at `now` (turn events, a queued turn, a window's edge). */
 export function fireTurns(world: World, state: SessionState, now: number): EventDraft[] {
   return continueTurns(world, state, now, state.turn, state.queue, state.status === 'busy');
+}
+
+/** How a client makes room in a full queue: the queued turns play as the clock moves, or an interrupt drops them. */
+const queueHint = (sessionID: string) =>
+  `Let the queued turns play first (advance the clock: POST /__sim/clock/advance {"by": "5m"}), or drop what waits with POST /api/session/${sessionID}/interrupt; reset the partition (POST /__sim/reset) or give each test its own partition to start empty`;
+
+/** Refuses a prompt that would wait behind more than a session's, or a partition's, bound of queued prompts. */
+function ensureQueueRoom(world: World, state: SessionState): void {
+  const sessionID = state.definition.id;
+  const hint = queueHint(sessionID);
+  if (state.queue.length >= LIMITS.queuedPrompt)
+    throw new SimResourceLimitError('queued prompt', LIMITS.queuedPrompt, { holder: `session ${sessionID}`, hint });
+  let held = 0;
+  for (const session of world.sessions.values()) held += session.queue.length;
+  if (held >= LIMITS.partitionQueuedPrompt)
+    throw new SimResourceLimitError('queued prompt', LIMITS.partitionQueuedPrompt, { hint });
 }
