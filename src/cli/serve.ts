@@ -18,6 +18,8 @@ import type { Clock } from '../state/clock.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
+/** How long closing may take past the grace before the process exits regardless. */
+const HARD_EXIT_MS = 2000;
 
 export type ServeCommand = 'mock' | 'proxy' | 'record' | 'replay';
 
@@ -192,6 +194,9 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
       // A second signal means now: whatever is still in flight is cut (its recording is already safe or never began).
       if (stopping) process.exit(1);
       stopping = true;
+      // Whatever closing still waits for after the grace (a clock advance playing thousands of turns in slices),
+      // the signal stops the process.
+      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + HARD_EXIT_MS).unref();
       void sim.close({ graceMs: SHUTDOWN_GRACE_MS }).then(() => process.exit(0));
     };
     process.on('SIGINT', stop);
