@@ -1,11 +1,13 @@
 // The measures half of the suite: start-up, partitions, event fan-out, replay loading, agent turns, a turn's
-// prompt to idle on the event stream, a PTY's WebSocket echo and msw, each against its target. They run one
-// after another because they share two cores with the simulator they measure.
+// prompt to idle on the event stream, one advance over thousands of queued prompts, a PTY's WebSocket echo
+// and msw, each against its target. They run one after another because they share two cores with the
+// simulator they measure.
 // Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
 import { runIfMain } from './lib.mjs';
 import { measure as events } from './events.mjs';
 import { measure as msw } from './msw.mjs';
 import { measure as partitions } from './partitions.mjs';
+import { measure as queuedAdvance } from './queued-advance.mjs';
 import { measure as ptyEcho } from './pty-echo.mjs';
 import { measure as replayLoad } from './replay-load.mjs';
 import { measure as startup } from './startup.mjs';
@@ -19,6 +21,7 @@ export const MEASURES = [
   { name: 'replay-load', measure: replayLoad },
   { name: 'turns', measure: turns },
   { name: 'turn-idle', measure: turnIdle },
+  { name: 'queued-advance', measure: queuedAdvance },
   { name: 'pty-echo', measure: ptyEcho },
   { name: 'msw', measure: msw },
 ];
