@@ -369,6 +369,9 @@ export function failureLines(logged: readonly string[]): string[] {
 
 // ---- The oracle ---------------------------------------------------------------------------------------
 
+/** The operations that queue a turn, refused past the session's or the partition's queue limit. */
+const QUEUES = new Set(['v2.session.prompt', 'v2.session.synthetic']);
+
 /** Node's default header limit: a request head past it may be refused with a JSON 431 (the simulator's is larger). */
 export const NODE_HEADER_LIMIT = 16 * 1024;
 const PARTITION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
@@ -549,6 +552,8 @@ export function answerProblems(
     SimRouteNotFoundError:
       answer.status === 404 && (route?.kind === 'not-found' || (route === undefined && !wellFormed)),
     SimMethodNotAllowedError: answer.status === 405 && route?.kind === 'method-not-allowed',
+    // Properties prompt one session many times over, faster than its turns play: its queue fills up.
+    SimResourceLimitError: answer.status === 429 && (operationId === undefined ? false : QUEUES.has(operationId)),
   };
   // Requests Node takes aside before the pipeline: CONNECT (no tunnel to offer), an Expect it cannot meet.
   const expectation = headerOf(request, 'expect');
