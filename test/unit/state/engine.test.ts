@@ -4,13 +4,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../../src/exchange/layer.js';
 import { KINDS } from '../../../src/kinds/registry.js';
-import { projectContext } from '../../../src/openapi/location.js';
 import { loadScenarioFile } from '../../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 import { createClock, DEFAULT_START } from '../../../src/state/clock.js';
 import { createEngine, type Engine } from '../../../src/state/engine.js';
+import { callHandler as call } from '../../support/engine-call.js';
 import type { DomainEvent } from '../../../src/state/events.js';
 
 const scenario = (name: string) => fileURLToPath(new URL(`../../../scenarios/${name}.yaml`, import.meta.url));
@@ -141,20 +140,6 @@ function rescanned(engine: Engine): Map<string, number> {
       if (at !== undefined) out.set(`${kind}:${id}`, at);
     }
   return out;
-}
-
-let requests = 0;
-/** Runs an operation's handler as the partition would, committing what it decides. */
-function call(engine: Engine, operationId: string, pathParams: Record<string, string>, body: unknown): void {
-  const world = engine.world;
-  if (!world) throw new Error('no world');
-  const request = { pathParams, query: {}, body } as unknown as AcceptedRequest;
-  const decision = KINDS.handlers[operationId]?.(request, {
-    world,
-    now: engine.clock.now(),
-    project: projectContext('/home/dev/acme-web'),
-  });
-  if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
 }
 
 describe('engine timers', () => {

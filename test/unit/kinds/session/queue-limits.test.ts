@@ -4,14 +4,13 @@
  * behind; once the queue drains (the turns play, or an interrupt drops them) prompting works again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
-import { projectContext } from '../../../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
 import { SimResourceLimitError } from '../../../../src/sim-errors.js';
 import { createEngine, type Engine } from '../../../../src/state/engine.js';
+import { callHandler as call } from '../../../support/engine-call.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -20,21 +19,6 @@ beforeAll(async () => {
 
 const engineFor = () =>
   createEngine({ kinds: KINDS, definition: loadScenarioObject({ name: 'queue', seed: 'queue' }, spec), seed: 'q' });
-
-let requests = 0;
-/** Runs an operation's handler as the partition would, committing what it decides; returns its JSON body. */
-function call(engine: Engine, operationId: string, pathParams: Record<string, string>, body: unknown): unknown {
-  const world = engine.world;
-  if (!world) throw new Error('no world');
-  const request = { pathParams, query: {}, body } as unknown as AcceptedRequest;
-  const decision = KINDS.handlers[operationId]?.(request, {
-    world,
-    now: engine.clock.now(),
-    project: projectContext('/home/dev/acme-web'),
-  });
-  if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
-  return decision?.answer.kind === 'json' ? decision.answer.body : undefined;
-}
 
 const create = (engine: Engine) => (call(engine, 'v2.session.create', {}, {}) as { data: { id: string } }).data.id;
 const prompt = (engine: Engine, sessionID: string, text = 'next, please') =>
