@@ -109,9 +109,13 @@ describe('SIGTERM during a long clock advance', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-advance-term-'));
     const file = join(dir, 'long-turns.yaml');
     writeFileSync(file, JSON.stringify(scenario));
-    const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--quiet', '--scenario', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'mock', '--virtual-time', '--port', '0', '--quiet', '--scenario', file],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let out = '';
       let err = '';
@@ -154,7 +158,9 @@ describe('SIGTERM during a long clock advance', () => {
       // The grace for answers in flight is 5 s; the advance, an answer in flight, is cut after it.
       expect(took).toBeLessThan(9000);
       expect(code).toBe(0);
-      expect(await advance).toBe('cut');
+      // Closing disposes the partition's clock, which ends the advance where it stands: its answer is cut, or
+      // written just before its connection is (a race the machine's speed decides). Either way it is over.
+      expect(['cut', 'answered 200']).toContain(await advance);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
