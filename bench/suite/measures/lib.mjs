@@ -198,6 +198,27 @@ export function probe(port, path, { headers, timeoutMs = 10_000 } = {}) {
   });
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/**
+ * How a measure calls the simulator's JSON API: each call checks the measure is still running, sends its
+ * body as JSON and answers the parsed body, or throws naming the call when the status is another.
+ */
+export function jsonCaller(scope, port, agent) {
+  return async (label, path, { method = 'GET', body, status = 200 } = {}) => {
+    scope.check();
+    const answer = await request(port, path, {
+      method,
+      headers: body === undefined ? undefined : JSON_HEADERS,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      agent,
+    });
+    if (answer.status !== status)
+      throw new Error(`${label}: ${method} ${path} answered ${answer.status} ${answer.body.slice(0, 160)}`);
+    return answer.body === '' ? undefined : JSON.parse(answer.body);
+  };
+}
+
 /** A request on a given agent, its body read whole. */
 export function request(port, path, { method = 'GET', headers, body, agent } = {}) {
   return new Promise((resolve, reject) => {

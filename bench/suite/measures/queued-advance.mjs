@@ -7,6 +7,7 @@
 // Usage: node bench/suite/measures/queued-advance.mjs [--quick]
 import http from 'node:http';
 import {
+  jsonCaller,
   contextNote,
   freePort,
   guarded,
@@ -20,7 +21,6 @@ import {
 } from './lib.mjs';
 
 const PER_SESSION = 5;
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const name = (prompts) => `advance 1h over ${prompts.toLocaleString('en-US')} queued prompts`;
 const OTHER = 'slowest answer of another partition during the larger advance';
 
@@ -42,18 +42,8 @@ export async function measure({ quick = false } = {}) {
       await scope.firstAnswer(sim, port, SHELL_PATH, { since: performance.now() });
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       scope.onClose(() => agent.destroy());
-      const call = async (path, { method = 'GET', body, status = 200 } = {}) => {
-        scope.check();
-        const answer = await request(port, path, {
-          method,
-          headers: body === undefined ? undefined : JSON_HEADERS,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          agent,
-        });
-        if (answer.status !== status)
-          throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body.slice(0, 160)}`);
-        return answer.body === '' ? undefined : JSON.parse(answer.body);
-      };
+      const jsonCall = jsonCaller(scope, port, agent);
+      const call = (path, options) => jsonCall('queued advance', path, options);
       const eventsOf = async (partition) =>
         (await call('/__sim/partitions')).partitions.find((p) => p.name === partition)?.events ?? 0;
 

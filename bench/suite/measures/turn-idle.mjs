@@ -8,6 +8,7 @@
 // Usage: node bench/suite/measures/turn-idle.mjs [--quick]
 import http from 'node:http';
 import {
+  jsonCaller,
   contextNote,
   freePort,
   guarded,
@@ -39,7 +40,6 @@ const IDLE_TIMEOUT_MS = 5000;
 const MEDIAN = 'turn prompt → idle on the event stream, median (prompt → advance 5m → session.status idle)';
 const P95 = 'turn prompt → idle on the event stream, p95';
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
 const FRAME_END = Buffer.from('\n\n');
 const CONNECTED = Buffer.from('"type":"server.connected"');
 const STATUS = Buffer.from('"type":"session.status"');
@@ -143,18 +143,7 @@ export async function measure({ quick = false } = {}) {
       stream.on('error', (error) => problems.push(`GET /api/event: ${error.message}`));
       await connected;
 
-      const call = async (label, path, { method = 'GET', body, status = 200 } = {}) => {
-        scope.check();
-        const answer = await request(port, path, {
-          method,
-          headers: body === undefined ? undefined : JSON_HEADERS,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          agent,
-        });
-        if (answer.status !== status)
-          throw new Error(`${label}: ${method} ${path} answered ${answer.status} ${answer.body.slice(0, 160)}`);
-        return answer.body === '' ? undefined : JSON.parse(answer.body);
-      };
+      const call = jsonCaller(scope, port, agent);
 
       let clock = JSON.parse((await request(port, '/__sim/clock', { agent })).body).now;
       /** One cycle: create (untimed), then prompt → advance → the idle frame; the times, or a throw naming what was wrong. */

@@ -5,6 +5,7 @@
 // Usage: node bench/suite/measures/turns.mjs [--quick]
 import http from 'node:http';
 import {
+  jsonCaller,
   contextNote,
   freePort,
   guarded,
@@ -36,7 +37,6 @@ const P95 = 'turn cycle p95';
 const RATE = 'turn cycles per second';
 
 const STEPS = ['create', 'prompt', 'advance', 'wait', 'messages'];
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export async function measure({ quick = false } = {}) {
   const cycles = quick ? 50 : 200;
@@ -60,18 +60,7 @@ export async function measure({ quick = false } = {}) {
       scope.onClose(() => agent.destroy());
 
       const failures = [];
-      const call = async (label, path, { method = 'GET', body, status = 200 } = {}) => {
-        scope.check();
-        const answer = await request(port, path, {
-          method,
-          headers: body === undefined ? undefined : JSON_HEADERS,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          agent,
-        });
-        if (answer.status !== status)
-          throw new Error(`${label}: ${method} ${path} answered ${answer.status} ${answer.body.slice(0, 160)}`);
-        return answer.body === '' ? undefined : JSON.parse(answer.body);
-      };
+      const call = jsonCaller(scope, port, agent);
 
       let clock = JSON.parse((await request(port, '/__sim/clock', { agent })).body).now;
       /** One cycle; the time of each step, or a throw naming what was wrong. */
