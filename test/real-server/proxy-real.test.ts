@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
+import { LeanPool, PIPELINE_FROM } from '../../src/http/lean-client.js';
 import type { Violation } from '../../src/openapi/violation.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
 import { startRealServer, type RealServer } from '../support/real-server.js';
@@ -67,5 +68,34 @@ describe('proxy in front of the real server', skippedWhen(noRealServer()), () =>
     // Session creation is the real server's own operation: it answers as its document says.
     expect(entries[0]?.operationId).toBe('v2.session.create');
     expect(entries[0]?.violations).toBeUndefined();
+  }, 60_000);
+
+  it('answers GETs pipelined under load as it answers them one at a time', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${real.url}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      created.push(((await res.json()) as { data: { id: string } }).data.id);
+    }
+    const paths = Array.from({ length: PIPELINE_FROM * 2 }, (_, i) =>
+      i % 4 === 3 ? '/api/reference' : `/api/session/${created[i % 4]}`,
+    );
+    const alone = new Map<string, string>();
+    for (const path of new Set(paths)) alone.set(path, await (await fetch(`${real.url}${path}`)).text());
+    const { hostname, port, host } = new URL(real.url);
+    const pool = new LeanPool(hostname, Number(port), host, 10_000);
+    try {
+      // Asked for in one turn: the lean client puts them on connections a depth at a time.
+      const answers = await Promise.all(paths.map((path) => pool.request({ method: 'GET', path, headers: {} })));
+      expect(answers.map((answer) => answer.status)).toEqual(paths.map(() => 200));
+      expect(answers.map((answer) => ('body' in answer ? answer.body.toString('utf8') : 'a stream'))).toEqual(
+        paths.map((path) => alone.get(path)),
+      );
+    } finally {
+      pool.destroy();
+    }
   }, 60_000);
 });

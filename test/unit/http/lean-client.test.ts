@@ -1,7 +1,8 @@
 import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LeanPool, type LeanClientAnswer } from '../../../src/http/lean-client.js';
+import { LeanPool, PIPELINE_DEPTH, PIPELINE_FROM, type LeanClientAnswer } from '../../../src/http/lean-client.js';
 
 /** A raw TCP upstream: each request's head (and body) is handed to `answer` with its connection's number. */
 interface RawUpstream {
@@ -225,6 +226,108 @@ describe('LeanPool', () => {
       code: 'ECONNRESET',
     });
     expect(posting.connections).toBe(1);
+  });
+
+  it('under load, pipelines the GETs of one turn, up to a depth a connection, each answer to its own request', async () => {
+    const upstream = await rawUpstream((request, socket) => {
+      const path = /^GET (\S+)/.exec(request)?.[1];
+      socket.write(JSON_OK(JSON.stringify({ path })));
+    });
+    const count = PIPELINE_FROM + 8;
+    const paths = Array.from({ length: count }, (_, i) => `/n/${i}`);
+    const answers = await Promise.all(paths.map((path) => upstream.pool.request(get(path))));
+    expect(answers.map((answer) => JSON.parse(whole(answer).body).path)).toEqual(paths);
+    expect(upstream.connections).toBe(Math.ceil(count / PIPELINE_DEPTH));
+    // Below the load, each request has a connection to itself again (the kept ones first).
+    const few = await Promise.all([1, 2].map((i) => upstream.pool.request(get(`/few/${i}`))));
+    expect(few.map((answer) => JSON.parse(whole(answer).body).path)).toEqual(['/few/1', '/few/2']);
+  });
+
+  it('never pipelines a request with a body, nor one that asks for an event stream', async () => {
+    const upstream = await rawUpstream((_, socket) => socket.write(JSON_OK('{}')));
+    const count = PIPELINE_FROM + 2;
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        upstream.pool.request(
+          i % 2
+            ? { method: 'POST', path: '/p', headers: {}, body: Buffer.from('{}') }
+            : { method: 'GET', path: '/e', headers: { accept: 'text/event-stream' } },
+        ),
+      ),
+    );
+    expect(upstream.connections).toBe(count);
+  });
+
+  it('sends the requests behind an answer that ends its connection again, each on a connection of its own', async () => {
+    const upstream = await rawUpstream((request, socket) => {
+      if (socket.writableEnded) return;
+      const path = /^GET (\S+)/.exec(request)?.[1];
+      if (path === '/n/0') socket.end(JSON_OK('{"path":"/n/0"}', 'connection: close\r\n'));
+      else socket.write(JSON_OK(JSON.stringify({ path })));
+    });
+    const paths = Array.from({ length: PIPELINE_FROM }, (_, i) => `/n/${i}`);
+    const answers = await Promise.all(paths.map((path) => upstream.pool.request(get(path))));
+    expect(answers.map((answer) => JSON.parse(whole(answer).body).path)).toEqual(paths);
+    // /n/0's connection carried seven more, each sent again on a connection of its own; the rest shared a second.
+    expect(upstream.connections).toBe(2 + (PIPELINE_DEPTH - 1));
+  });
+
+  it('sends the requests behind an event stream again elsewhere, and the stream flows on', async () => {
+    const streaming = new Set<Socket>();
+    const upstream = await rawUpstream((request, socket) => {
+      // As a server does: nothing more on a connection whose answer is a stream.
+      if (streaming.has(socket)) return;
+      const path = /^GET (\S+)/.exec(request)?.[1];
+      if (path === '/n/0') {
+        streaming.add(socket);
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\nd\r\ndata: first\n\n\r\n',
+        );
+      } else socket.write(JSON_OK(JSON.stringify({ path })));
+    });
+    const paths = Array.from({ length: PIPELINE_FROM }, (_, i) => `/n/${i}`);
+    const [stream, ...rest] = await Promise.all(paths.map((path) => upstream.pool.request(get(path))));
+    expect(rest.map((answer) => JSON.parse(whole(answer as LeanClientAnswer).body).path)).toEqual(paths.slice(1));
+    if (!stream || !('stream' in stream)) throw new Error('expected a stream');
+    const first = await new Promise<string>((resolve) => stream.stream.once('data', (c: Buffer) => resolve(String(c))));
+    expect(first).toBe('data: first\n\n');
+    stream.stream.destroy();
+  });
+
+  it('fails every pipelined request alike when the upstream refuses the connection', async () => {
+    const gone = await rawUpstream(() => {});
+    const { port } = gone;
+    await gone.close();
+    const refused = new LeanPool('127.0.0.1', port, `127.0.0.1:${port}`, 2000);
+    const failures = await Promise.allSettled(Array.from({ length: PIPELINE_FROM }, () => refused.request(get())));
+    expect(failures.map((f) => (f.status === 'rejected' ? (f.reason as { code: string }).code : 'answered'))).toEqual(
+      Array.from({ length: PIPELINE_FROM }, () => 'ECONNREFUSED'),
+    );
+  });
+
+  it('pipelines to node:http, whose answers to a connection come in order however long each takes', async () => {
+    const server = createHttpServer((req, res) => {
+      const delay = Number(/\d+$/.exec(req.url ?? '')?.[0] ?? 0) % 3;
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ url: req.url }));
+      }, delay * 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const pool = new LeanPool('127.0.0.1', port, `127.0.0.1:${port}`, 2000);
+    let connections = 0;
+    server.on('connection', () => connections++);
+    try {
+      const paths = Array.from({ length: 40 }, (_, i) => `/item/${i}`);
+      const answers = await Promise.all(paths.map((path) => pool.request(get(path))));
+      expect(answers.map((answer) => JSON.parse(whole(answer).body).url)).toEqual(paths);
+      expect(connections).toBe(40 / PIPELINE_DEPTH);
+    } finally {
+      pool.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('refuses to send a header or path that would break the request apart', async () => {
