@@ -8,6 +8,7 @@
  */
 import type { Violation } from '../openapi/violation.js';
 import type { EventLog, ExchangeEntry } from '../state/log.js';
+import { isoTime } from '../text/iso-time.js';
 
 /** How the exchanges are printed: `lines` for people, `json` one object per line for machines. */
 export type ExchangeLogFormat = 'lines' | 'json';
@@ -181,23 +182,24 @@ export function exchangeRecord(
   partition: string,
   sides?: ExchangeRecord['request'][],
 ): ExchangeRecord {
+  // Fields set one by one in the record's order: spread in, they cost a busy recorder about 1 % of its CPU.
   const record: ExchangeRecord = {
     seq: entry.seq,
     time: entry.time,
-    iso: new Date(entry.time).toISOString(),
+    iso: isoTime(entry.time),
     partition,
     id: entry.id,
     method: entry.method,
     path: entry.path,
-    ...(entry.operationId === undefined ? {} : { operationId: entry.operationId }),
-    layer: entry.layer,
-    status: entry.status,
-    ...(entry.tag === undefined ? {} : { tag: entry.tag }),
-    ...(entry.rule === undefined ? {} : { rule: entry.rule }),
-    ...(entry.outsideSpec ? { outsideSpec: true as const } : {}),
-    ...(entry.violations?.length ? { violations: entry.violations } : {}),
-    ...(entry.nearMiss ? { nearMiss: entry.nearMiss } : {}),
-  };
+  } as ExchangeRecord;
+  if (entry.operationId !== undefined) record.operationId = entry.operationId;
+  record.layer = entry.layer;
+  record.status = entry.status;
+  if (entry.tag !== undefined) record.tag = entry.tag;
+  if (entry.rule !== undefined) record.rule = entry.rule;
+  if (entry.outsideSpec) record.outsideSpec = true;
+  if (entry.violations?.length) record.violations = entry.violations;
+  if (entry.nearMiss) record.nearMiss = entry.nearMiss;
   const [request, response] = sides ?? [];
   if (request && response) Object.assign(record, { request, response });
   return record;
@@ -231,26 +233,21 @@ export function formatExchangeLine(record: ExchangeRecord, { colour = false } = 
         : record.status >= 300
           ? 'cyan'
           : 'green';
-  const parts = [
-    paint('dim', record.iso.slice(11, 23)),
-    ...(record.partition === DEFAULT_PARTITION ? [] : [paint('magenta', `[${record.partition}]`)]),
-    paint('dim', record.id),
-    paint('bold', record.method),
-    record.path,
-    '→',
-    paint(statusColour, record.status === 0 ? 'dropped' : String(record.status)),
-    ...(record.tag === undefined ? [] : [paint(statusColour, record.tag)]),
-    record.operationId ?? '-',
-    paint('dim', `(${record.layer}${record.rule === undefined ? '' : `: ${record.rule}`})`),
-    ...(record.outsideSpec ? [paint('yellow', 'outside the spec')] : []),
-  ];
+  // Written as one string rather than parts joined: a line for each exchange is on a busy recorder's path.
+  let line = paint('dim', record.iso.slice(11, 23));
+  if (record.partition !== DEFAULT_PARTITION) line += ` ${paint('magenta', `[${record.partition}]`)}`;
+  line += ` ${paint('dim', record.id)} ${paint('bold', record.method)} ${record.path} → `;
+  line += paint(statusColour, record.status === 0 ? 'dropped' : String(record.status));
+  if (record.tag !== undefined) line += ` ${paint(statusColour, record.tag)}`;
+  line += ` ${record.operationId ?? '-'} `;
+  line += paint('dim', `(${record.layer}${record.rule === undefined ? '' : `: ${record.rule}`})`);
+  if (record.outsideSpec) line += ` ${paint('yellow', 'outside the spec')}`;
   const violations = record.violations ?? [];
   const first = violations[0];
   if (first) {
     const count = `${violations.length} violation${violations.length === 1 ? '' : 's'}`;
-    parts.push(paint('yellow', `${count}: ${shortViolation(first)}`));
+    line += ` ${paint('yellow', `${count}: ${shortViolation(first)}`)}`;
   }
-  let line = parts.join(' ');
   if (record.request && record.response)
     line += `\n${headerLines('>', record.request.headers)}\n${headerLines('<', record.response.headers)}`;
   return line;

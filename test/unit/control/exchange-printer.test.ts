@@ -95,6 +95,15 @@ describe('formatExchangeLine', () => {
     expect(exchangeRecord({ ...logged, outsideSpec: undefined }, 'default')).not.toHaveProperty('outsideSpec');
   });
 
+  it("gives a record its conditional fields in the record's order", () => {
+    const full = exchangeRecord(
+      { ...entry({ tag: 'NotFoundError', rule: 'r', outsideSpec: true, violations: [] }), seq: 2 },
+      'p',
+    );
+    expect(full.iso).toBe(new Date(NINE).toISOString());
+    expect(Object.keys(full).slice(7)).toEqual(['operationId', 'layer', 'status', 'tag', 'rule', 'outsideSpec']);
+  });
+
   it('colours only when asked, and says the same in colour', () => {
     const plain = formatExchangeLine(record({ status: 500, tag: 'UnknownError' }));
     expect(plain).not.toContain('\u001b[');
