@@ -215,7 +215,8 @@ export const CRITERIA = [
     ref,
     min: 1,
   })),
-  { workload: 'record', kind: 'ratio', target: 'sim-record', ref: 'upstream', min: 0.35 },
+  // Recording costs what proxying does and a write a turn; issue 35 asks it of 0.5 the upstream called directly.
+  { workload: 'record', kind: 'ratio', target: 'sim-record', ref: 'upstream', min: 0.5 },
   ...['wiremock-record', 'talkback-record'].map((ref) => ({
     workload: 'record',
     kind: 'ratio',
