@@ -29,17 +29,11 @@ import {
   type Head,
 } from './client-answer.js';
 import { writeSoon } from './outbox.js';
-import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
+import { mayPipeline, requestHead, type LeanClientRequest } from './client-request.js';
+import { writeHeadAndBytes } from './wire.js';
 
 export { LeanClientError } from './client-answer.js';
-
-export interface LeanClientRequest {
-  method: string;
-  /** The request target: a path and query. */
-  path: string;
-  headers: Record<string, string>;
-  body?: Buffer;
-}
+export type { LeanClientRequest } from './client-request.js';
 
 /** `headers` may be the same object for many answers (see `answerHead`): read it, never change it. */
 export type LeanClientAnswer =
@@ -48,13 +42,11 @@ export type LeanClientAnswer =
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const MAX_HEAD = 64 * 1024;
-const FORBIDDEN_PATH = /[^\x21-\xff]/;
 /** How long an idle connection is kept when the upstream does not say (Node's servers close theirs after 5 s). */
 const DEFAULT_IDLE_MS = 4000;
 /** Idle connections kept per upstream; more are closed as they come free. */
 const MAX_IDLE = 256;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-const EXPECTS_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * Requests in flight (this turn's among them) from which a turn's GETs share connections. A browser keeps
  * at most six connections to a host, so a frontend never waits behind another request of its own.
@@ -110,10 +102,7 @@ export class LeanPool {
   request(request: LeanClientRequest): Promise<LeanClientAnswer> {
     return new Promise<LeanClientAnswer>((resolve, reject) => {
       const text = requestHead(request, this.authority);
-      const pipelined =
-        (request.method === 'GET' || request.method === 'HEAD') &&
-        !request.body?.length &&
-        !String(request.headers.accept ?? '').includes('text/event-stream');
+      const pipelined = mayPipeline(request);
       this.ask({ request, text, pipelined, resolve, reject, again: false, mayRetry: false, body: [] });
     });
   }
@@ -399,21 +388,4 @@ export class LeanPool {
 /** Whether any of the answer to `ask` (the first on the connection) has arrived. */
 function answerBegun(connection: Connection, ask: Ask | undefined): boolean {
   return ask !== undefined && (ask.head !== undefined || connection.partial !== undefined);
-}
-
-/** The request line and headers, checked as Node checks them before it writes a request. */
-function requestHead(request: LeanClientRequest, authority: string): string {
-  if (FORBIDDEN_PATH.test(request.path))
-    throw new LeanClientError('the request path has a character no HTTP request may carry', 'EBADREQUEST');
-  let text = `${request.method} ${request.path} HTTP/1.1\r\nhost: ${authority}\r\n`;
-  for (const name in request.headers) {
-    const value = request.headers[name] as string;
-    if (!HEADER_NAME.test(name) || FORBIDDEN_VALUE.test(value))
-      throw new LeanClientError(`the header ${name} cannot be sent`, 'EBADREQUEST');
-    text += `${name}: ${value}\r\n`;
-  }
-  // As undici frames them: a body's length, and a length of 0 for a method that expects a body but has none.
-  if (request.body?.length || EXPECTS_BODY.has(request.method))
-    text += `content-length: ${request.body?.length ?? 0}\r\n`;
-  return `${text}\r\n`;
 }
