@@ -71,6 +71,9 @@ function whole(answer: LeanClientAnswer): { status: number; body: string } {
   return { status: answer.status, body: answer.body.toString('utf8') };
 }
 
+/** The path a raw request asked for. */
+const pathOf = (request: string) => /^GET (\S+)/.exec(request)?.[1];
+
 const get = (path = '/x') => ({ method: 'GET', path, headers: { accept: 'application/json' } });
 
 describe('LeanPool', () => {
@@ -230,7 +233,7 @@ describe('LeanPool', () => {
 
   it('under load, pipelines the GETs of one turn, up to a depth a connection, each answer to its own request', async () => {
     const upstream = await rawUpstream((request, socket) => {
-      const path = /^GET (\S+)/.exec(request)?.[1];
+      const path = pathOf(request);
       socket.write(JSON_OK(JSON.stringify({ path })));
     });
     const count = PIPELINE_FROM + 8;
@@ -261,7 +264,7 @@ describe('LeanPool', () => {
   it('sends the requests behind an answer that ends its connection again, each on a connection of its own', async () => {
     const upstream = await rawUpstream((request, socket) => {
       if (socket.writableEnded) return;
-      const path = /^GET (\S+)/.exec(request)?.[1];
+      const path = pathOf(request);
       if (path === '/n/0') socket.end(JSON_OK('{"path":"/n/0"}', 'connection: close\r\n'));
       else socket.write(JSON_OK(JSON.stringify({ path })));
     });
@@ -277,7 +280,7 @@ describe('LeanPool', () => {
     const upstream = await rawUpstream((request, socket) => {
       // As a server does: nothing more on a connection whose answer is a stream.
       if (streaming.has(socket)) return;
-      const path = /^GET (\S+)/.exec(request)?.[1];
+      const path = pathOf(request);
       if (path === '/n/0') {
         streaming.add(socket);
         socket.write(
