@@ -46,16 +46,14 @@ export function serveLean(server: Server, host: LeanHost): LeanConnections {
   const [nodes] = server.listeners('connection') as Array<(socket: Socket) => void>;
   if (!nodes) throw new Error('serveLean: the server has no connection handling of its own to fall back to');
   server.removeListener('connection', nodes);
-  const idle = new Set<Socket>();
-  const busy = new Set<Socket>();
+  const open = new Map<Socket, () => boolean>();
   const handOff = (socket: Socket) => nodes.call(server, socket);
-  server.prependListener('connection', (socket: Socket) => lean(socket, host, server, { idle, busy, handOff }));
+  server.prependListener('connection', (socket: Socket) => lean(socket, host, server, { open, handOff }));
   const closeIdle = () => {
-    for (const socket of idle) socket.destroy();
+    for (const [socket, answering] of open) if (!answering()) socket.destroy();
   };
   const closeAll = () => {
-    closeIdle();
-    for (const socket of busy) socket.destroy();
+    for (const socket of open.keys()) socket.destroy();
   };
   const nodeIdle = server.closeIdleConnections.bind(server);
   const nodeAll = server.closeAllConnections.bind(server);
@@ -70,9 +68,13 @@ export function serveLean(server: Server, host: LeanHost): LeanConnections {
   return { closeIdle, closeAll };
 }
 
+/**
+ * The connections this reader holds, each with whether it is answering: idle ones close at once, busy ones
+ * only when all do. Asked at closing, not kept in a set of each kind: moving 50 busy connections between two
+ * sets grew and shrank them on every request (2026-11-28).
+ */
 interface Connections {
-  idle: Set<Socket>;
-  busy: Set<Socket>;
+  open: Map<Socket, () => boolean>;
   handOff(socket: Socket): void;
 }
 
@@ -180,8 +182,8 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
   let answering = false;
   let closing = false;
   let handedOff = false;
-  const { idle, busy } = connections;
-  idle.add(socket);
+  const { open } = connections;
+  open.set(socket, () => answering);
 
   const onData = (chunk: Buffer) => {
     pending = pending ? Buffer.concat([pending, chunk]) : chunk;
@@ -194,10 +196,7 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
   // The client is done (Node's server is half-open, so this is no close yet): as Node does, the connection
   // closes at once, answers in flight and streams with it.
   const onEnd = () => socket.end();
-  const onClose = () => {
-    idle.delete(socket);
-    busy.delete(socket);
-  };
+  const onClose = () => open.delete(socket);
   socket.on('data', onData);
   socket.on('timeout', onTimeout);
   socket.on('error', onError);
@@ -224,7 +223,6 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
 
   const settle = () => {
     answering = false;
-    busy.delete(socket);
     if (closing) {
       socket.end();
       return;
@@ -233,7 +231,6 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
     if (pending) next();
     // Answering the next one, or Node's now: no keep-alive deadline of this reader's may stay on the socket.
     if (answering || handedOff || socket.destroyed) return;
-    idle.add(socket);
     socket.setTimeout(server.keepAliveTimeout);
   };
 
@@ -246,8 +243,6 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
     }
     pending = request.end < pending.length ? pending.subarray(request.end) : undefined;
     answering = true;
-    idle.delete(socket);
-    busy.add(socket);
     socket.setTimeout(0);
     const exchange = incomingExchange(request.method, requestTarget(request.target), request.headers, request.body);
     host.decide(exchange).then(

@@ -35,11 +35,13 @@ export function createPassThrough(options: {
     if (replayed) return { ...replayed, layer: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
     const started = wallClock();
-    const answer = await forward(exchange, upstream);
-    if (!recorder) return { ...answer, layer: 'upstream' };
+    // `forward` makes a new answer each time, so it is marked where it stands: a copy spread with the layer
+    // took a slow path on every forwarded request, and the pipeline's reads of it missed (2026-11-28).
+    const answer: Answer & { layer?: LayerName } = await forward(exchange, upstream);
+    if (!recorder) return marked(answer, 'upstream');
     // A whole answer waits for its interaction to be in the file (written with others of the same turn).
     const recorded = recorder.capture(exchange, answer, route, started);
-    return { ...(recorded instanceof Promise ? await recorded : recorded), layer: 'record' };
+    return marked(recorded instanceof Promise ? await recorded : recorded, 'record');
   };
   return Object.assign(through, {
     close: () => {
@@ -47,6 +49,11 @@ export function createPassThrough(options: {
       if (upstream) releaseUpstream(upstream);
     },
   });
+}
+
+function marked(answer: Answer, layer: LayerName): Answer & { layer: LayerName } {
+  answer.layer = layer;
+  return answer as Answer & { layer: LayerName };
 }
 
 export function passThroughLayer(through: PassThrough): Layer {

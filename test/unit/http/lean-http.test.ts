@@ -337,4 +337,19 @@ describe('serveLean', () => {
     await closing;
     servers.splice(servers.indexOf(server), 1);
   });
+
+  it('closes the idle connections and lets one that is answering finish its answer', async () => {
+    const { server, port } = await listen(true);
+    const idle = connect(port, '127.0.0.1');
+    const idleClosed = new Promise((resolve) => idle.once('close', resolve));
+    idle.write('GET /json HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => idle.once('data', resolve));
+    const slow = raw(port, ['GET /slow HTTP/1.1\nHost: x\n\n'], complete(1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.closeIdleConnections();
+    await idleClosed;
+    const answered = await slow;
+    expect(answered).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answersIn(answered)).toHaveLength(1);
+  });
 });

@@ -11,6 +11,8 @@ import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 const ANSWERS: Record<string, [string, string]> = {
   '/shell-a': ['application/json', '{"id":"sh_1","status":"running"}'],
   '/shell-b': ['application/json', '{"id":"sh_1","status":"exited"}'],
+  // The length of /shell-a's bytes, other bytes.
+  '/shell-c': ['application/json', '{"id":"sh_2","status":"running"}'],
   '/scalar': ['application/json', 'true'],
   '/malformed': ['application/json', '{"id":'],
   '/large': ['application/json', JSON.stringify({ items: Array.from({ length: 400 }, (_, i) => `item-${i}`) })],
@@ -65,6 +67,16 @@ describe('forward', () => {
     const b = rawOf(await get('/shell-b'));
     expect(b.body).toEqual({ id: 'sh_1', status: 'exited' });
     expect(b.body).not.toBe(a.body);
+  });
+
+  it('tells bodies of one length apart by their bytes, and keeps each', async () => {
+    const a = rawOf(await get('/shell-a'));
+    const c = rawOf(await get('/shell-c'));
+    expect(c.raw.length).toBe(a.raw.length);
+    expect(c.body).toEqual({ id: 'sh_2', status: 'running' });
+    expect(c.body).not.toBe(a.body);
+    expect(rawOf(await get('/shell-a')).body).toBe(a.body);
+    expect(rawOf(await get('/shell-c')).body).toBe(c.body);
   });
 
   it('parses a large body each time, and a scalar, without marking either as served', async () => {
