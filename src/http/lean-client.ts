@@ -30,7 +30,7 @@ import {
 } from './client-answer.js';
 import { writeSoon } from './outbox.js';
 import { mayPipeline, requestHead, type LeanClientRequest } from './client-request.js';
-import { writeHeadAndBytes } from './wire.js';
+import { keepHead, sameHead, writeHeadAndBytes, type LastHead } from './wire.js';
 
 export { LeanClientError } from './client-answer.js';
 export type { LeanClientRequest } from './client-request.js';
@@ -81,6 +81,7 @@ interface Connection {
   connected: boolean;
   idleSince: number;
   idleLimit: number;
+  readonly lastHead: LastHead<Head>;
 }
 
 export class LeanPool {
@@ -184,6 +185,7 @@ export class LeanPool {
       connected: false,
       idleSince: 0,
       idleLimit: DEFAULT_IDLE_MS,
+      lastHead: {},
     };
     this.open.add(connection);
     socket.once('connect', () => (connection.connected = true));
@@ -243,7 +245,9 @@ export class LeanPool {
       connection.partial = bytes;
       return undefined;
     }
-    const head = answerHead(bytes.toString('latin1', 0, end));
+    const head =
+      sameHead(connection.lastHead, bytes, end) ??
+      keepHead(connection.lastHead, bytes, end, answerHead(bytes.toString('latin1', 0, end)));
     const rest = bytes.subarray(end + HEAD_END.length);
     if (head.status < 200) {
       if (head.status === 101) throw new LeanClientError('the upstream switched protocols', 'EBADANSWER', true);

@@ -18,7 +18,7 @@ import { remember } from '../bounded-map.js';
 import { plainParts } from './io.js';
 import { writeSoon } from './outbox.js';
 import { incomingExchange, requestTarget } from './request.js';
-import { FORBIDDEN_VALUE, HEADER_NAME, writeHeadAndBytes } from './wire.js';
+import { FORBIDDEN_VALUE, HEADER_NAME, keepHead, sameHead, writeHeadAndBytes, type LastHead } from './wire.js';
 
 export interface LeanHost {
   decide: Decide;
@@ -103,13 +103,15 @@ const MAX_HEADERS = 100;
  * The request at the start of `bytes` when it is one taken here and all of it has arrived; `undefined` hands
  * the connection, from this request on, to Node.
  */
-export function readLean(bytes: Buffer, bodyLimit: number, maxHeaderSize: number): LeanRequest | undefined {
+export function readLean(
+  bytes: Buffer,
+  bodyLimit: number,
+  maxHeaderSize: number,
+  last: LastHead<Head> = {},
+): LeanRequest | undefined {
   const headEnd = bytes.indexOf(HEAD_END);
   if (headEnd < 0 || headEnd > maxHeaderSize) return undefined;
-  // The head alone as text: a string cut from a larger one would keep all of it (the body) alive in the cache.
-  const text = bytes.toString('latin1', 0, headEnd);
-  // Clients send the same head again and again (a poll, a page's requests): it is read once.
-  const head = text.length <= MAX_KEPT_HEAD ? remember(heads, KEPT_HEADS, text, () => readHead(text)) : readHead(text);
+  const head = sameHead(last, bytes, headEnd) ?? headOfBytes(bytes, headEnd, last);
   if (!head) return undefined;
   const bodyStart = headEnd + HEAD_END.length;
   if (head.length > bodyLimit || bytes.length < bodyStart + head.length) return undefined;
@@ -123,6 +125,15 @@ export function readLean(bytes: Buffer, bodyLimit: number, maxHeaderSize: number
     body: head.length === 0 ? NO_BODY : Buffer.from(bytes.subarray(bodyStart, bodyStart + head.length)),
     end: bodyStart + head.length,
   };
+}
+
+/** The head in `bytes` up to `end`, read once for each text (see `heads`) and kept as the connection's last. */
+function headOfBytes(bytes: Buffer, end: number, last: LastHead<Head>): Head | null {
+  // The head alone as text: a string cut from a larger one would keep all of it (the body) alive in the cache.
+  const text = bytes.toString('latin1', 0, end);
+  // Clients send the same head again and again (a poll, a page's requests): it is read once.
+  const head = text.length <= MAX_KEPT_HEAD ? remember(heads, KEPT_HEADS, text, () => readHead(text)) : readHead(text);
+  return head && keepHead(last, bytes, end, head);
 }
 
 /** A request's head as read: its fields as a flat list of lower-case names and values. */
@@ -179,6 +190,7 @@ const isSpace = (code: number) => code === 0x20 || code === 0x09;
 
 function lean(socket: Socket, host: LeanHost, server: Server, connections: Connections): void {
   let pending: Buffer | undefined;
+  const lastHead: LastHead<Head> = {};
   let answering = false;
   let closing = false;
   let handedOff = false;
@@ -236,7 +248,7 @@ function lean(socket: Socket, host: LeanHost, server: Server, connections: Conne
 
   function next(): void {
     if (!pending) return;
-    const request = readLean(pending, host.bodyLimit, host.maxHeaderSize);
+    const request = readLean(pending, host.bodyLimit, host.maxHeaderSize, lastHead);
     if (!request) {
       handOff();
       return;

@@ -241,6 +241,18 @@ describe('serveLean', () => {
     expect(found[2]).toContain('{"a":1,"text":"é"}'.replace('é', '\u00c3\u00a9'));
   });
 
+  it('reads each head of a connection as sent, the same again or one of the same length', async () => {
+    const { port } = await listen(true);
+    const requests = ['/aa', '/bb', '/bb', '/aa'].map((path) => `GET ${path} HTTP/1.1\nHost: x\n\n`);
+    const text = await raw(port, requests, complete(4), 20);
+    expect(answersIn(text).map((answer) => /x-seen: ([^\r]+)/.exec(answer)?.[1])).toEqual([
+      'GET /aa',
+      'GET /bb',
+      'GET /bb',
+      'GET /aa',
+    ]);
+  });
+
   it('hands the connection to Node at a request it leaves, and Node answers the rest', async () => {
     const { port } = await listen(true);
     const text = await raw(
