@@ -24,7 +24,7 @@ import {
 import { formatMs, formatRps, writeReport } from './suite/report.mjs';
 import { judge, ratio, summarise } from './suite/stats.mjs';
 import { TARGET_BY_ID, TARGETS } from './suite/targets.mjs';
-import { CRITERIA, WORKLOADS } from './suite/workloads.mjs';
+import { CRITERIA, roundOrder, WORKLOADS } from './suite/workloads.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const began = performance.now();
@@ -365,8 +365,7 @@ const byWorkload = WORKLOADS.map((w) => ({
 })).filter((w) => w.targets.length);
 for (let round = 0; round < rounds; round++) {
   for (const { workload, targets } of byWorkload) {
-    // Rotating the order spreads any advantage of going first (or right after a heavy cell) over targets.
-    const turn = targets.map((_, i) => targets[(i + round) % targets.length]);
+    const turn = roundOrder(workload, targets, round);
     for (const target of turn) {
       const key = `${workload.id}/${target}`;
       const { pid } = processes.get(target);

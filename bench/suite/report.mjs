@@ -142,7 +142,7 @@ export function writeReport(file, run) {
     '## Throughput',
     '',
     `Each target is its own process on 127.0.0.1; autocannon drives it from the runner with ${run.connections} connections for ${run.duration} s per cell, ` +
-      `after 1 s of unmeasured warm-up in round 1. Every round runs every cell (the target order rotates per round), and the runner waits for the target to go idle between cells. ` +
+      `after 1 s of unmeasured warm-up in round 1. Every round runs every cell (the target order rotates per round; a ratio against the upstream or the real server called directly has its two cells run one after the other, each first in turn), and the runner waits for the target to go idle between cells. ` +
       'req/s, p50 and p99 are medians over rounds; errors are summed over rounds (socket errors and timeouts, then non-2xx answers); ' +
       "each ratio is the median over rounds of the two targets' req/s in the same round. The load generator shares the machine's cores with the target, so the fastest targets are partly measured against autocannon itself. ⚠️ marks a cell with errors or a failed answer check. " +
       '"answer check": the target\'s answer to the workload\'s request(s) before round 1, compared byte for byte (status, content-type, body) with the reference simulator where it should match, and again after the last round.',

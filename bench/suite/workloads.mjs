@@ -226,3 +226,30 @@ export const CRITERIA = [
   })),
   { workload: 'record-real', kind: 'ratio', target: 'sim-record-real', ref: 'real-server', min: 0.7 },
 ];
+
+/**
+ * The order a round runs a workload's targets in. The order rotates by round, spreading any advantage of
+ * going first (or right after a heavy cell) over the targets. A ratio against the workload's `compareTo` (the
+ * upstream or the real server called directly) is measured with its two cells next to each other, the one
+ * first in one round and the other in the next: this machine's speed can change within a minute, and two
+ * cells further apart in a round then compared two speeds (bench/profile-notes.md).
+ */
+export function roundOrder(workload, targets, round, criteria = CRITERIA) {
+  const paired = new Map();
+  for (const c of criteria)
+    if (
+      c.workload === workload.id &&
+      c.kind === 'ratio' &&
+      c.ref === workload.compareTo &&
+      targets.includes(c.target) &&
+      targets.includes(c.ref) &&
+      !paired.has(c.ref) &&
+      ![...paired.values()].includes(c.target)
+    )
+      paired.set(c.ref, c.target);
+  const partners = new Set(paired.values());
+  const units = targets
+    .filter((t) => !partners.has(t))
+    .map((t) => (paired.has(t) ? (round % 2 ? [paired.get(t), t] : [t, paired.get(t)]) : [t]));
+  return units.map((_, i) => units[(i + round) % units.length]).flat();
+}
