@@ -17,6 +17,8 @@ export const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 export interface LastHead<T> {
   bytes?: Buffer;
   value?: T;
+  /** Where `bytes` are kept: reused for the connection's next head while it fits. */
+  store?: Buffer;
 }
 
 /** What the head in `bytes` up to `end` was read as, when it is the connection's last head again. */
@@ -30,9 +32,10 @@ export function sameHead<T>(last: LastHead<T>, bytes: Buffer, end: number): T | 
 /** Keeps `value` as what the head in `bytes` up to `end` reads as, in bytes of its own. */
 export function keepHead<T>(last: LastHead<T>, bytes: Buffer, end: number, value: T): T {
   // Not a view of the read: that would hold the whole read (and a pooled copy its slab) for the connection's life.
-  const own = Buffer.allocUnsafeSlow(end);
-  bytes.copy(own, 0, 0, end);
-  last.bytes = own;
+  // A client whose heads differ (a page asking for one path after another) reuses the same store.
+  if (last.store === undefined || last.store.length < end) last.store = Buffer.allocUnsafeSlow(Math.max(end, 256));
+  bytes.copy(last.store, 0, 0, end);
+  last.bytes = last.store.subarray(0, end);
   last.value = value;
   return value;
 }

@@ -29,6 +29,18 @@ describe('sameHead and keepHead', () => {
     expect(sameHead(last, longer, endOf(longer))).toBeUndefined();
   });
 
+  it('keep a shorter head in the same store, and tell it from the longer one before', () => {
+    const last: LastHead<string> = {};
+    const long = Buffer.from(HEAD.replace('sh_1', 'sh_1000'));
+    keepHead(last, long, endOf(long), 'long');
+    const store = last.store;
+    const short = Buffer.from(HEAD);
+    keepHead(last, short, endOf(short), 'short');
+    expect(last.store).toBe(store);
+    expect(sameHead(last, short, endOf(short))).toBe('short');
+    expect(sameHead(last, long, endOf(long))).toBeUndefined();
+  });
+
   it('keep bytes of their own, whatever becomes of the read', () => {
     const last: LastHead<string> = {};
     const read = Buffer.from(HEAD);
