@@ -235,21 +235,16 @@ export const CRITERIA = [
  * cells further apart in a round then compared two speeds (bench/profile-notes.md).
  */
 export function roundOrder(workload, targets, round, criteria = CRITERIA) {
-  const paired = new Map();
-  for (const c of criteria)
-    if (
+  const pair = criteria.find(
+    (c) =>
       c.workload === workload.id &&
       c.kind === 'ratio' &&
       c.ref === workload.compareTo &&
       targets.includes(c.target) &&
-      targets.includes(c.ref) &&
-      !paired.has(c.ref) &&
-      ![...paired.values()].includes(c.target)
-    )
-      paired.set(c.ref, c.target);
-  const partners = new Set(paired.values());
+      targets.includes(c.ref),
+  );
   const units = targets
-    .filter((t) => !partners.has(t))
-    .map((t) => (paired.has(t) ? (round % 2 ? [paired.get(t), t] : [t, paired.get(t)]) : [t]));
+    .filter((t) => t !== pair?.target)
+    .map((t) => (t === pair?.ref ? (round % 2 ? [pair.target, t] : [t, pair.target]) : [t]));
   return units.map((_, i) => units[(i + round) % units.length]).flat();
 }

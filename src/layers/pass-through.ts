@@ -37,7 +37,7 @@ export function createPassThrough(options: {
     const started = wallClock();
     // `forward` makes a new answer each time, so it is marked where it stands: a copy spread with the layer
     // took a slow path on every forwarded request, and the pipeline's reads of it missed (2026-11-28).
-    const answer: Answer & { layer?: LayerName } = await forward(exchange, upstream);
+    const answer = await forward(exchange, upstream);
     if (!recorder) return marked(answer, 'upstream');
     // A whole answer waits for its interaction to be in the file (written with others of the same turn).
     const recorded = recorder.capture(exchange, answer, route, started);
