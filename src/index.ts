@@ -11,6 +11,7 @@ export {
   type ConnectOptions,
   type CoverageOptions,
 } from './client/simulator-handle.js';
+export { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
 export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config.js';
 export * from './errors.js';
 export { defineScenario, defineRule } from './define.js';

@@ -20,6 +20,11 @@ export type Scenario = {
   sessions?: readonly ScenarioSession[];
   /** Scripted agent turns. A synthetic message with resume plays the session's next turn: its scripted turns in the order listed here, then turns generated from the seed (every session without a script plays generated ones). A prompt that arrives while the session is busy waits for the turn before it. */
   turns?: readonly ScenarioTurn[];
+  /** How `session-agent-sim model` (the turns as an OpenAI-compatible model, for a real runtime) picks the turn a conversation plays. */
+  scriptedModel?: {
+    /** order (default): each new prompt plays the next turn of the list, whatever its session; session: each new session of the runtime takes the next scenario session that has turns and plays its turns in order; prompt: the first turn whose `prompt` the user's text contains. A prompt no turn covers gets a short answer. */
+    match?: 'order' | 'session' | 'prompt';
+  };
   forms?: readonly ScenarioForm[];
   /** Permission requests the agents are waiting on, and permissions saved by earlier `always` replies. A reply of `always` saves the request's `save` patterns. A new request's effect is its agent's rules (`agents[].permissions`); a saved pattern allows a resource those rules would ask about, never one they deny. */
   permissions?: {
@@ -162,6 +167,8 @@ export type ScenarioSession = {
 export type ScenarioTurn = {
   /** The session that plays it (declared in sessions). */
   session: string;
+  /** Text the prompt contains (case aside), for a scripted model that matches turns by prompt (`scriptedModel.match: prompt`). The simulator plays a session's turns in order whatever their prompt. */
+  prompt?: string;
   /** In order. Reasoning, text and tools happen in a model step (an assistant message); a step ends after its tool calls, so what follows a tool opens the next step. */
   steps: readonly ScenarioTurnStep[];
 };
@@ -200,6 +207,8 @@ export type ScenarioTurnStep = {
         attempt?: number;
         /** Backoff before the retried attempt starts (default 2s). */
         wait?: ScenarioDuration;
+        /** For a scripted model: the attempt streams what its step did before the retry, then the connection drops mid-answer (default: an HTTP error with the statusCode before any of it). The simulator plays both alike. */
+        cut?: boolean;
       };
   /** Pause before this step begins, after what came before (default 700ms when it opens a model step, the time to first token; 250ms otherwise). */
   after?: ScenarioDuration;

@@ -15,6 +15,19 @@ export const format = {
         $ref: '#/$defs/turn',
       },
     },
+    scriptedModel: {
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'How `session-agent-sim model` (the turns as an OpenAI-compatible model, for a real runtime) picks the turn a conversation plays.',
+      properties: {
+        match: {
+          enum: ['order', 'session', 'prompt'],
+          description:
+            "order (default): each new prompt plays the next turn of the list, whatever its session; session: each new session of the runtime takes the next scenario session that has turns and plays its turns in order; prompt: the first turn whose `prompt` the user's text contains. A prompt no turn covers gets a short answer.",
+        },
+      },
+    },
   },
   defs: {
     session: {
@@ -122,6 +135,12 @@ export const format = {
           pattern: '^ses',
           description: 'The session that plays it (declared in sessions).',
         },
+        prompt: {
+          type: 'string',
+          minLength: 1,
+          description:
+            "Text the prompt contains (case aside), for a scripted model that matches turns by prompt (`scriptedModel.match: prompt`). The simulator plays a session's turns in order whatever their prompt.",
+        },
         steps: {
           type: 'array',
           minItems: 1,
@@ -205,6 +224,11 @@ export const format = {
             wait: {
               $ref: '#/$defs/duration',
               description: 'Backoff before the retried attempt starts (default 2s).',
+            },
+            cut: {
+              type: 'boolean',
+              description:
+                'For a scripted model: the attempt streams what its step did before the retry, then the connection drops mid-answer (default: an HTTP error with the statusCode before any of it). The simulator plays both alike.',
             },
           },
         },

@@ -152,10 +152,13 @@ function readTurns(
             attempt: retry.attempt as number | undefined,
             wait: duration(retry.wait),
             after,
+            ...(retry.cut === true ? { cut: true } : {}),
           };
         }
       }
     });
-    return { session: turn.session as string, script: { steps } };
+    const script: TurnScript =
+      turn.prompt === undefined ? { steps, order: i } : { steps, order: i, prompt: turn.prompt as string };
+    return { session: turn.session as string, script };
   });
 }

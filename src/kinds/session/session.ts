@@ -20,7 +20,7 @@ import { inBusyWindow } from './state.js';
 import { turnAppliers } from './turn-appliers.js';
 import { admitPrompt, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turns.js';
-import type { MessageRecord, RevertFile, SessionState, SessionStatus } from './types.js';
+import type { MessageRecord, RevertFile, SessionState, SessionStatus, TurnMatch } from './types.js';
 
 type Body = Record<string, unknown>;
 
@@ -48,7 +48,10 @@ export const session: Kind = {
     ['busy', 'idle'],
   ],
 
-  read: (source, context) => ({ sessions: readSessions(source, context) }),
+  read: (source, context) => ({
+    sessions: readSessions(source, context),
+    turnMatch: ((source.scriptedModel as { match?: TurnMatch } | undefined)?.match ?? 'order') as TurnMatch,
+  }),
 
   ids: (scenario) => scenario.sessions.map((s) => s.id),
 

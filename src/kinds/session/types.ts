@@ -68,11 +68,20 @@ export type TurnStep =
       readonly attempt?: number;
       readonly wait?: number;
       readonly after?: number;
+      /** A scripted model streams the attempt's output so far, then drops the connection. */
+      readonly cut?: boolean;
     };
 
 export interface TurnScript {
   readonly steps: readonly TurnStep[];
+  /** Text the prompt contains, for a scripted model matching by prompt. */
+  readonly prompt?: string;
+  /** Where it stands in the scenario's `turns:` list, whatever its session (a scripted model plays them so). */
+  readonly order: number;
 }
+
+/** How a scripted model picks a conversation's turn (`scriptedModel.match`). */
+export type TurnMatch = 'order' | 'session' | 'prompt';
 
 export interface SessionDefinition {
   readonly id: string;
@@ -215,6 +224,8 @@ export type SessionStatus = 'scheduled' | 'idle' | 'busy';
 declare module '../../scenarios/definition.js' {
   interface ScenarioSections {
     readonly sessions: readonly SessionDefinition[];
+    /** How a scripted model picks the turn a conversation plays (`scriptedModel.match`, default order). */
+    readonly turnMatch: TurnMatch;
   }
 }
 

@@ -636,6 +636,6 @@ describe('the turns format', () => {
       ],
       [{ kind: 'fail', message: 'no' }],
     ]);
-    expect(definition.sessions[1]?.turns).toEqual([{ steps: [{ kind: 'text', text: 'x' }] }]);
+    expect(definition.sessions[1]?.turns).toEqual([{ steps: [{ kind: 'text', text: 'x' }], order: 1 }]);
   });
 });
