@@ -37,6 +37,10 @@ async function run(line: CommandLine): Promise<number> {
     const { serve, simOptions } = await import('./serve.js');
     return serve(command, simOptions(command, values), line.implied);
   }
+  if (command === 'model' || command === 'real') {
+    const { modelCommand, realCommand } = await import('./model.js');
+    return command === 'model' ? modelCommand(values) : realCommand(values);
+  }
   if (command === 'spec-diff') {
     const { specDiffCommand } = await import('./spec-diff.js');
     return specDiffCommand(args[0] as string, args[1] as string, values.json === true);

@@ -186,6 +186,49 @@ export const OPTIONS = {
     help: 'how far apart two instants (time.created, timestamp…) may be and still count as the same, in milliseconds',
     shownDefault: '1000',
   },
+  match: {
+    type: 'string',
+    value: 'order|session|prompt',
+    help: "how a new prompt picks its scripted turn, over the scenario's scriptedModel.match: the next in the list, the runtime session's own scenario session, or the turn whose prompt it contains",
+    shownDefault: "the scenario's, else order",
+  },
+  pace: {
+    type: 'string',
+    value: 'FACTOR',
+    help: "multiplies the script's pauses (time to first token, between deltas): 1 plays them as written, 0 sends each answer at once",
+    shownDefault: '1',
+  },
+  'print-config': {
+    type: 'boolean',
+    help: 'print the opencode.json that wires a real runtime to the model, then exit (with --port, its URL names that port)',
+  },
+  'api-key': {
+    type: 'string',
+    value: 'KEY',
+    help: 'answer only calls with Authorization: Bearer KEY (default: any key)',
+  },
+  opencode: {
+    type: 'string',
+    value: 'PATH',
+    help: 'the opencode binary to run',
+    shownDefault: "the installed opencode-<platform>-<arch> package's",
+  },
+  dir: {
+    type: 'string',
+    value: 'DIR',
+    help: 'the workspace the runtime works in (a git repository is made there if it is none; nothing is written into it otherwise)',
+    shownDefault: 'a throwaway git repository, removed on stop',
+  },
+  'model-recording': {
+    type: 'string',
+    value: 'FILE',
+    help: "keep the model's answers to every turn's calls in FILE (JSON, rewritten after each), to replay them exactly with --model-replay",
+  },
+  'model-replay': {
+    type: 'string',
+    value: 'FILE',
+    help: 'answer the n-th turn the runtime plays with the n-th turn of a --model-recording, as recorded; the scenario answers the rest',
+  },
   quiet: {
     type: 'boolean',
     short: 'q',

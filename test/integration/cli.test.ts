@@ -148,7 +148,7 @@ describe('session-agent-sim mistakes', () => {
       'validate does not take --coverage; it is an option of mock, proxy, record, replay.',
     );
     expect(cli('proxy', '--upstream', 'http://127.0.0.1:4096', '--scenario', 'default').stderr).toContain(
-      'proxy does not take --scenario; it is an option of mock.',
+      'proxy does not take --scenario; it is an option of mock, model, real.',
     );
   });
 
@@ -209,7 +209,7 @@ describe('session-agent-sim --auth and --watch', () => {
     }
     expect(cli('mock', '--help').stdout).toContain('session-agent-sim mock --auth secret');
     expect(cli('validate', '--auth', 'secret').stderr).toContain(
-      'validate does not take --auth; it is an option of mock, proxy, record, replay.',
+      'validate does not take --auth; it is an option of mock, proxy, record, replay, real.',
     );
   });
 

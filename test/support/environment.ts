@@ -40,6 +40,16 @@ export function noRealServer(): string | undefined {
   return `no ${binary} for ${process.platform}-${process.arch} (a dev dependency for linux-x64: npm ci installs it there)`;
 }
 
+/** The real runtime with a scripted model (`real`) needs the real server and `rg`, which keeps it offline. */
+export function noRealRuntime(): string | undefined {
+  const server = noRealServer();
+  if (server) return server;
+  const found = (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/rg`));
+  return found
+    ? undefined
+    : "no rg on PATH: the real runtime's grep tool would download one (apt-get install ripgrep; .ci/run does)";
+}
+
 /** With CI set the browser tests always run, and fail without Chromium: CI installs it (.ci/run). */
 export function noChromium(): string | undefined {
   if (existsSync(CHROMIUM) || process.env.CI) return undefined;

@@ -4,9 +4,9 @@
  * cannot fetch its model catalogue.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 
@@ -24,13 +24,23 @@ export function realServerAvailable(): boolean {
   return process.platform === 'linux' && process.arch === 'x64' && existsSync(REAL_SERVER_BINARY);
 }
 
-export async function startRealServer(): Promise<RealServer> {
+export interface RealServerOptions {
+  /** Files written into the workspace before its first commit (`opencode.json` wires a scripted model). */
+  files?: Record<string, string>;
+}
+
+export async function startRealServer(options: RealServerOptions = {}): Promise<RealServer> {
   const root = mkdtempSync(join(tmpdir(), 'sim-real-'));
   const directory = join(root, 'repo');
   const home = join(root, 'home');
   spawnSync('mkdir', ['-p', directory, home]);
   const git = (...args: string[]) => spawnSync('git', args, { cwd: directory, env: { ...process.env, HOME: home } });
   git('init', '-q');
+  for (const [name, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(directory, name)), { recursive: true });
+    writeFileSync(join(directory, name), text);
+  }
+  git('add', '-A');
   git('-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init');
   const port = await freePort();
   const child: ChildProcess = spawn(
