@@ -88,9 +88,10 @@ export async function generateScenario(
       `--name ${name} must match the --out file's name (${basename(out)}): a scenario file is named after its scenario.`,
       'scenario-from',
     );
-  if (!/^[a-z0-9][a-z0-9._-]*$/i.test(scenarioName))
+  // The format's own pattern for `name`: anything else would be written, then refused when loaded.
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(scenarioName))
     throw new UsageError(
-      `"${scenarioName}" cannot name a scenario: use letters, digits, dots, dashes and underscores (--name NAME).`,
+      `"${scenarioName}" cannot name a scenario: use lower-case letters, digits and dashes, in the --out file's name or with --name NAME.`,
       'scenario-from',
     );
   const parsed = parseRecording(readInput(recording, 'scenario-from'));

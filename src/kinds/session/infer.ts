@@ -222,11 +222,13 @@ function busyWindows(
 
 /** The turns a session's recorded events show after each resumed synthetic message, as scripts. */
 function turnsOf(sessionID: string, steps: Step[], events: TimedEvent[]): Part[] {
+  // A prompt plays a turn, as a resumed synthetic message does.
   const synthetic = steps.filter(
     (s) =>
-      s.operation?.operationId === 'v2.session.synthetic' &&
-      s.status === 204 &&
-      (s.body as Json | undefined)?.resume !== false,
+      (s.operation?.operationId === 'v2.session.synthetic' &&
+        s.status === 204 &&
+        (s.body as Json | undefined)?.resume !== false) ||
+      (s.operation?.operationId === 'v2.session.prompt' && s.status === 200),
   );
   const mine = events.filter((e) => e.data.sessionID === sessionID && e.type.startsWith('session.next.'));
   const parts: Part[] = [];
