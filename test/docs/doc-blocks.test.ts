@@ -23,6 +23,7 @@ import {
   type CommandResult,
   type DocBlock,
 } from '../support/doc-blocks.js';
+import { noRealRuntime, skippedWhen } from '../support/environment.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'sim-docs-'));
@@ -107,11 +108,17 @@ for (const { file, cwd, quickStart } of documents) {
 
     for (const block of blocks) {
       const shown = block.commands.reduce((n, c) => n + c.expected.length, 0);
-      it(`block at line ${block.line}: ${block.commands.length} commands, ${shown} printed lines compared`, async () => {
-        // A block of a page as pasted runs alone: no file an earlier block wrote is there.
-        const here = AS_PASTED.has(file) ? cwd(`-${block.line}`) : (dir ??= cwd());
-        expectAsShown(file, await runBlock(block, { cwd: here, env, quickStart }));
-      }, 90_000);
+      // A block that starts the real runtime runs where the real-server tests do.
+      const real = block.commands.some((c) => /session-agent-sim(\.js)? real\b/.test(c.text));
+      it(
+        `block at line ${block.line}: ${block.commands.length} commands, ${shown} printed lines compared`,
+        { ...skippedWhen(real ? noRealRuntime() : undefined), timeout: 90_000 },
+        async () => {
+          // A block of a page as pasted runs alone: no file an earlier block wrote is there.
+          const here = AS_PASTED.has(file) ? cwd(`-${block.line}`) : (dir ??= cwd());
+          expectAsShown(file, await runBlock(block, { cwd: here, env, quickStart }));
+        },
+      );
     }
   });
 

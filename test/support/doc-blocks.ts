@@ -8,7 +8,7 @@
  * - `# …` lines directly under a command (no blank line between) are what it prints; `…` stands for any text.
  *   A command that exits non-zero prints `[exit N]` last, and the document must show that line.
  *   Comment lines above a command, or after a blank line, only explain.
- * - A command that starts a simulator (`npm start`, `… session-agent-sim mock|replay|proxy|record …`) runs in
+ * - A command that starts a server (`npm start`, `… session-agent-sim mock|replay|proxy|record|model|real …`) runs in
  *   the background until the block ends, unless the document shows it failing; a block that talks to port
  *   4010 and starts none gets the quick start's `npm start`, its own or one it shares with the blocks around
  *   it (`quickStartPort`), so it must hold on a fresh server and after the blocks above it.
@@ -102,10 +102,10 @@ export function shellBlocks(markdown: string, file: string): DocBlock[] {
 }
 
 const SERVER =
-  /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay)\b|npx (--no )?session-agent-sim( -|$))/;
+  /^(npm start\b|(npx (--no )?)?session-agent-sim (mock|proxy|record|replay|model|real)\b|node bin\/session-agent-sim\.js (mock|proxy|record|replay|model|real)\b|npx (--no )?session-agent-sim( -|$))/;
 
 export function startsServer(command: string): boolean {
-  return SERVER.test(command) && !/ (--help|-h|--version|-v)\b/.test(command);
+  return SERVER.test(command) && !/ (--help|-h|--version|-v|--print-config)\b/.test(command);
 }
 
 export interface CommandResult {
