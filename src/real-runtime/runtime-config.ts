@@ -1,7 +1,7 @@
 /**
- * The configuration a real runtime runs with (`OPENCODE_CONFIG_CONTENT`): the scripted model as its only
- * model, the web tools denied, and the scenario's agents' permission rules, so that a tool whose rule says
- * `ask` asks mid-turn as it does for a real user.
+ * The configuration a real runtime runs with (its user config, in the throwaway HOME): the scripted model as
+ * its model, the web tools denied, the scenario's saved permissions allowed, and its agents' permission rules,
+ * so that a tool whose rule says `ask` asks mid-turn as it does for a real user.
  */
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 
@@ -29,7 +29,7 @@ const isRule = (value: unknown): value is { action: string; resource: string; ef
 
 export function runtimeConfig(
   modelConfig: Record<string, unknown>,
-  scenario: Pick<ScenarioDefinition, 'agents'>,
+  scenario: Pick<ScenarioDefinition, 'agents'> & { permissions?: Pick<ScenarioDefinition['permissions'], 'saved'> },
 ): Record<string, unknown> {
   const agent: Record<string, { permission: Rules }> = {};
   for (const record of scenario.agents ?? []) {
@@ -38,8 +38,13 @@ export function runtimeConfig(
   }
   return {
     ...modelConfig,
-    // Both reach the network; nothing else a turn does has to.
-    permission: { webfetch: 'deny', websearch: 'deny' },
+    // The web tools reach the network; nothing else a turn does has to. What the scenario saved as always
+    // allowed is allowed from the start, as a saved approval is on the real runtime.
+    permission: {
+      ...ruleObject((scenario.permissions?.saved ?? []).map((p) => ({ ...p, effect: 'allow' as const }))),
+      webfetch: 'deny',
+      websearch: 'deny',
+    },
     ...(Object.keys(agent).length ? { agent } : {}),
     share: 'disabled',
     autoupdate: false,
