@@ -27,7 +27,8 @@ export type Piece =
 
 /** What one model call answers. */
 export type Call =
-  | { kind: 'answer'; pieces: Piece[]; finish: 'stop' | 'tool_calls'; output: number }
+  /** `output`: the answer's tokens, reasoning included (as a provider counts them); `reasoning`: those of it. */
+  | { kind: 'answer'; pieces: Piece[]; finish: 'stop' | 'tool_calls'; output: number; reasoning?: number }
   /** An HTTP error: retried by the runtime when its status says so (429, 5xx), the turn's failure otherwise. */
   | { kind: 'error'; status: number; message: string; retryAfter?: number; pause: number }
   /** The answer starts, then its connection drops. */
@@ -71,6 +72,7 @@ export function roundsOf(steps: readonly TurnStep[]): Round[] {
           open?.pieces.push({ kind: step.kind, delta, pause: k === 0 ? pause + every : every }),
         );
         open.output += tokensOf(step.text);
+        if (step.kind === 'reasoning') open.reasoning = (open.reasoning ?? 0) + tokensOf(step.text);
         break;
       }
       case 'tool': {

@@ -280,6 +280,7 @@ function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tap
         prompt_tokens: promptTokens,
         completion_tokens: call.output,
         total_tokens: promptTokens + call.output,
+        ...(call.reasoning ? { completion_tokens_details: { reasoning_tokens: call.reasoning } } : {}),
       };
       if (request.stream) return stream(res, request, call, id, usage, pace);
       return sendJson(res, 200, whole(request, call, id, usage));
@@ -338,6 +339,7 @@ interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /** Each tool call of an answer, fitted to the offered tools, with its call id. */

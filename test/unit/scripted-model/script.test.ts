@@ -120,6 +120,7 @@ describe('roundsOf', () => {
           kind: 'answer',
           finish: 'tool_calls',
           output: 2 + Math.ceil(json.length / 4),
+          reasoning: 2,
           pieces: [
             { kind: 'reasoning', delta: 'think', pause: 740 },
             { kind: 'tool', name: 'read', input: { filePath: 'a.ts' }, chunk: 32, every: 20, pause: 250 },
