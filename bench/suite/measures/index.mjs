@@ -1,7 +1,7 @@
 // The measures half of the suite: start-up, partitions, event fan-out, replay loading, agent turns, a turn's
 // prompt to idle on the event stream, one advance over thousands of queued prompts, a PTY's WebSocket echo
-// and msw, each against its target. They run one after another because they share two cores with the
-// simulator they measure.
+// and msw, each against its target; then one turn on the real runtime beside the simulator, for information.
+// They run one after another because they share two cores with the simulator they measure.
 // Usage: node bench/suite/measures/index.mjs [--quick], or runMeasures({ quick }) from the suite's runner.
 import { runIfMain } from './lib.mjs';
 import { measure as events } from './events.mjs';
@@ -9,6 +9,7 @@ import { measure as msw } from './msw.mjs';
 import { measure as partitions } from './partitions.mjs';
 import { measure as queuedAdvance } from './queued-advance.mjs';
 import { measure as ptyEcho } from './pty-echo.mjs';
+import { measure as realTurn } from './real-turn.mjs';
 import { measure as replayLoad } from './replay-load.mjs';
 import { measure as startup } from './startup.mjs';
 import { measure as turnIdle } from './turn-idle.mjs';
@@ -24,6 +25,7 @@ export const MEASURES = [
   { name: 'queued-advance', measure: queuedAdvance },
   { name: 'pty-echo', measure: ptyEcho },
   { name: 'msw', measure: msw },
+  { name: 'real-turn', measure: realTurn },
 ];
 
 /**
