@@ -179,10 +179,31 @@ export async function startRealRuntime(options: RealRuntimeOptions = {}): Promis
         fail(new RealRuntimeError(`opencode exited (${String(code)}) before it listened:\n${output.trim()}`));
       });
     });
-    return { url: listening.replace(/\/$/, ''), directory, model, stop: cleanUp };
+    const url = listening.replace(/\/$/, '');
+    await answering(url, user ?? 'opencode', password, Date.now() + (options.startTimeoutMs ?? 30_000));
+    return { url, directory, model, stop: cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;
+  }
+}
+
+/**
+ * Waits until the runtime answers its health check. It accepts connections while it starts, and a request
+ * accepted then may never be answered, so each probe gives up after a second and the next one asks again.
+ */
+async function answering(url: string, user: string, password: string | undefined, deadline: number): Promise<void> {
+  const headers: Record<string, string> =
+    password === undefined ? {} : { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/api/health`, { headers, signal: AbortSignal.timeout(1000) });
+      if (res.ok) return;
+    } catch {
+      // not answering yet
+    }
+    if (Date.now() > deadline) throw new RealRuntimeError(`opencode listened on ${url} but did not answer /api/health`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

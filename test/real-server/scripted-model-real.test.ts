@@ -2,9 +2,11 @@
  * The scripted model behind the real server: each scripted turn, prompted through the official client, plays
  * as a real turn (real tools in the workspace), with the events the real server publishes for it.
  */
+import { existsSync } from 'node:fs';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedModel, type ScriptedModel } from '../../src/index.js';
+import { startRealRuntime } from '../../src/real-runtime/real-runtime.js';
 import { noRealRuntime, skippedWhen } from '../support/environment.js';
 import { startRealServer, type RealServer } from '../support/real-server.js';
 
@@ -50,6 +52,14 @@ const SCENARIO = {
         { text: 'Partial answer' },
         { retry: { message: 'connection reset', cut: true, wait: '200ms' } },
         { text: 'After the cut.' },
+      ],
+    },
+    {
+      session: 'ses_turns',
+      prompt: 'keep failing',
+      steps: [
+        ...Array.from({ length: 6 }, () => ({ retry: { message: 'Internal error', statusCode: 500, wait: '0s' } })),
+        { text: 'Never reached.' },
       ],
     },
     { session: 'ses_turns', prompt: 'refuse', steps: [{ fail: 'The model refused' }] },
@@ -158,6 +168,13 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
     expect(list.some((e) => e.type === 'session.next.text.ended' && e.data.text === 'After the cut.')).toBe(false);
   });
 
+  it('fails the turn when the model keeps answering an HTTP error', { timeout: 90_000 }, async () => {
+    const list = await turn('Keep failing');
+    const failed = list.find((e) => e.type === 'session.next.step.failed');
+    expect(JSON.stringify(failed?.data.error)).toContain('HTTP 500');
+    expect(list.some((e) => e.type === 'session.next.text.ended')).toBe(false);
+  });
+
   it('fails the turn where the script fails', { timeout: 60_000 }, async () => {
     const list = await turn('Refuse');
     const failed = list.find((e) => e.type === 'session.next.step.failed');
@@ -181,3 +198,23 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
     expect(mine).not.toContain('session.next.text.started');
   });
 });
+
+it(
+  "real: the runtime's Basic auth, and nothing left behind once stopped",
+  { ...skippedWhen(noRealRuntime()), timeout: 60_000 },
+  async () => {
+    const runtime = await startRealRuntime({ auth: 'alice:s3cret', port: 0, pace: 0 });
+    try {
+      expect((await fetch(`${runtime.url}/api/health`)).status).toBe(401);
+      const authorization = `Basic ${Buffer.from('alice:s3cret').toString('base64')}`;
+      expect(await (await fetch(`${runtime.url}/api/health`, { headers: { authorization } })).json()).toEqual({
+        healthy: true,
+      });
+    } finally {
+      await runtime.stop();
+    }
+    expect(existsSync(runtime.directory)).toBe(false);
+    await expect(fetch(`${runtime.url}/api/health`)).rejects.toThrow();
+    await expect(fetch(`${runtime.model.url}/models`)).rejects.toThrow();
+  },
+);
