@@ -3,38 +3,11 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
+import { BIN, startCli } from '../support/cli-process.js';
 
 function cli(...args: string[]) {
   return spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 20_000 });
-}
-
-/** Starts the CLI, waits for its start-up line, and gives that line and the URL it serves on. */
-async function startCli(args: string[], use: (url: string, out: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  try {
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start-up line in 15 s: ${out}`)), 15_000);
-      child.stdout.on('data', (chunk: string) => {
-        out += chunk;
-        const match = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
-    await use(url, out);
-  } finally {
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(0);
-  }
 }
 
 describe('session-agent-sim CLI', () => {

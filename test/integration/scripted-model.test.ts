@@ -3,16 +3,13 @@
  * answers, the rounds of a turn, retries, failures, matching, what no script covers, and bad requests. The
  * same model in front of the real server is in test/real-server/scripted-model-real.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from '../../src/index.js';
-
-const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
+import { BIN, startCli } from '../support/cli-process.js';
 
 const TOOLS = [
   { type: 'function', function: { name: 'bash', parameters: { type: 'object', properties: { command: {} } } } },
@@ -327,27 +324,11 @@ describe('session-agent-sim model', () => {
   });
 
   it('serves on loopback until SIGTERM', async () => {
-    const child = spawn(process.execPath, [BIN, 'model', '--port', '0', '--pace', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    await startCli(['model', '--port', '0', '--pace', '0'], async (url) => {
+      expect(url).toMatch(/\/v1$/);
+      const res = await chat(url, [{ role: 'user', content: 'Add an avatar' }], { stream: false });
+      const body = (await res.json()) as { choices: Array<{ message: { reasoning_content?: string } }> };
+      expect(body.choices[0]?.message.reasoning_content).toMatch(/^The design system already ships an Avatar/);
     });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start-up line in 15 s: ${out}`)), 15_000);
-      child.stdout.on('data', (chunk: string) => {
-        out += chunk;
-        const match = /on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
-    const res = await chat(url, [{ role: 'user', content: 'Add an avatar' }], { stream: false });
-    const body = (await res.json()) as { choices: Array<{ message: { reasoning_content?: string } }> };
-    expect(body.choices[0]?.message.reasoning_content).toMatch(/^The design system already ships an Avatar/);
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(0);
   });
 });
