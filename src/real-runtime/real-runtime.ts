@@ -90,8 +90,10 @@ export async function startRealRuntime(options: RealRuntimeOptions = {}): Promis
   const git = (...args: string[]) =>
     spawnSync('git', args, { cwd: directory, env: { ...process.env, HOME: home }, encoding: 'utf8' });
   if (git('rev-parse', '--git-dir').status !== 0) {
-    if (git('init', '-q').status !== 0)
+    if (git('init', '-q').status !== 0) {
+      for (const path of made) rmSync(path, { recursive: true, force: true });
       throw new RealRuntimeError(`git could not make a repository in ${directory}: is git installed?`);
+    }
     git('-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init');
   }
 
