@@ -16,9 +16,10 @@ import { DEFAULT_SPEC_PATH, loadSpecOnce } from '../openapi/openapi.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import { createScenarioLibrary, type ScenarioSource } from '../scenarios/scenario-library.js';
 import { createRandom } from '../state/random.js';
-import { ChatError, fitTool, positionOf, readChatRequest, type ChatRequest } from './chat-request.js';
-import { createModelTape, createTapePlayer, readModelTape, type TapedCall } from './model-tape.js';
-import { pieces, roundsOf, type Call, type Piece, type Round } from './script.js';
+import { pause, playTaped, sendError, sendJson, stream, whole } from './answer-writer.js';
+import { ChatError, positionOf, readChatRequest, type ChatRequest } from './chat-request.js';
+import { createModelTape, createTapePlayer, readModelTape } from './model-tape.js';
+import { roundsOf, type Call, type Round } from './script.js';
 import { opencodeConfig, type ModelIdentity } from './wiring.js';
 
 export interface ScriptedModelOptions {
@@ -179,20 +180,6 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, error: ChatError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, error.body(), headers);
-}
-
 /** Which script each conversation's prompt plays, and how far each round has got. */
 function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tapes) {
   const scripts: Script[] = scenario.sessions
@@ -288,18 +275,6 @@ function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tap
   };
 }
 
-/** A recorded answer, as it went out: its head, then each chunk after its recorded pause (times `pace`). */
-async function playTaped(res: ServerResponse, taped: TapedCall, pace: number): Promise<void> {
-  res.writeHead(taped.status, taped.headers);
-  res.flushHeaders();
-  for (const chunk of taped.chunks) {
-    if (!(await pause(chunk.after * pace, res))) return;
-    res.write(chunk.text);
-  }
-  if (taped.cut) res.destroy();
-  else res.end();
-}
-
 /** A short answer for what no script covers: a title where no tools are offered, a reply otherwise. */
 function shortAnswer(seed: string, request: ChatRequest, prompt: string, key: string): Call {
   let text: string;
@@ -316,111 +291,5 @@ function shortAnswer(seed: string, request: ChatRequest, prompt: string, key: st
     pieces: [{ kind: 'text', delta: text, pause: 0 }],
     finish: 'stop',
     output: Math.ceil(text.length / 4),
-  };
-}
-
-/** Waits `ms`; false when the client went away meanwhile (an interrupt), and nothing more is sent. */
-function pause(ms: number, res: ServerResponse): Promise<boolean> {
-  if (res.destroyed || res.writableEnded) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const done = (ok: boolean) => {
-      clearTimeout(timer);
-      res.off('close', gone);
-      resolve(ok);
-    };
-    const gone = () => done(false);
-    const timer = setTimeout(() => done(true), ms);
-    res.on('close', gone);
-  });
-}
-
-interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  completion_tokens_details?: { reasoning_tokens: number };
-}
-
-/** Each tool call of an answer, fitted to the offered tools, with its call id. */
-function toolCalls(request: ChatRequest, call: Extract<Call, { kind: 'answer' }>, id: string) {
-  return call.pieces
-    .filter((p): p is Extract<Piece, { kind: 'tool' }> => p.kind === 'tool')
-    .map((p, index) => ({ piece: p, index, id: `call_${id.slice(-6)}_${index}`, ...fitTool(p, request.tools) }));
-}
-
-/** Streams an answer; without `usage`, it stops after its last piece, for a cut to drop the connection. */
-async function stream(
-  res: ServerResponse,
-  request: ChatRequest,
-  call: Extract<Call, { kind: 'answer' }>,
-  id: string,
-  usage: Usage | undefined,
-  pace: number,
-): Promise<void> {
-  const created = Math.floor(Date.now() / 1000);
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    `data: ${JSON.stringify({
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model: request.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    })}\n\n`;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  // Headers go out now, as a model's do before its first token: a slow token is then a slow token, not a slow answer.
-  res.flushHeaders();
-  const tools = toolCalls(request, call, id);
-  let first = true;
-  const send = (delta: Record<string, unknown>) => {
-    res.write(chunk(first ? { role: 'assistant', ...delta } : delta));
-    first = false;
-  };
-  let toolIndex = 0;
-  for (const piece of call.pieces) {
-    if (!(await pause(piece.pause * pace, res))) return;
-    if (piece.kind !== 'tool') {
-      send(piece.kind === 'text' ? { content: piece.delta } : { reasoning_content: piece.delta });
-      continue;
-    }
-    const tool = tools[toolIndex++];
-    if (!tool) continue;
-    send({
-      tool_calls: [{ index: tool.index, id: tool.id, type: 'function', function: { name: tool.name, arguments: '' } }],
-    });
-    for (const delta of pieces(JSON.stringify(tool.input), piece.chunk)) {
-      if (!(await pause(piece.every * pace, res))) return;
-      send({ tool_calls: [{ index: tool.index, function: { arguments: delta } }] });
-    }
-  }
-  if (!usage) return;
-  res.write(chunk(first ? { role: 'assistant' } : {}, call.finish));
-  if (request.includeUsage)
-    res.write(
-      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices: [], usage })}\n\n`,
-    );
-  res.end('data: [DONE]\n\n');
-}
-
-/** The same answer in one piece, for a client that does not stream. */
-function whole(request: ChatRequest, call: Extract<Call, { kind: 'answer' }>, id: string, usage: Usage) {
-  const content = call.pieces.map((p) => (p.kind === 'text' ? p.delta : '')).join('');
-  const reasoning = call.pieces.map((p) => (p.kind === 'reasoning' ? p.delta : '')).join('');
-  const tools = toolCalls(request, call, id);
-  const message: Record<string, unknown> = { role: 'assistant', content: content || null };
-  if (reasoning) message.reasoning_content = reasoning;
-  if (tools.length)
-    message.tool_calls = tools.map((t) => ({
-      id: t.id,
-      type: 'function',
-      function: { name: t.name, arguments: JSON.stringify(t.input) },
-    }));
-  return {
-    id,
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model: request.model,
-    choices: [{ index: 0, message, finish_reason: call.finish, logprobs: null }],
-    usage,
   };
 }

@@ -3,7 +3,8 @@
  * scenario's turns) a flow with a prompt, the event stream while the turn plays, a permission asked mid-turn
  * and answered, and the messages. Then the recording replays offline identically, becomes a scenario whose
  * turn is what the runtime did (and which scenario-diff holds to the recording), and that scenario, served by
- * the scripted model, plays the same turn on the real runtime again.
+ * the scripted model, plays the same turn on the real runtime again; so does the model's side, kept as it
+ * answered.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -97,7 +98,8 @@ it(
   { ...skippedWhen(noRealRuntime()), timeout: 180_000 },
   async () => {
     const recording = join(dir, 'real-turns.yaml');
-    const runtime = await startRealRuntime({ scenario: SCENARIO, port: 0, pace: 0.1 });
+    const modelSide = join(dir, 'model.json');
+    const runtime = await startRealRuntime({ scenario: SCENARIO, port: 0, pace: 0.1, record: modelSide });
     const directory = runtime.directory;
     let recorded: Played;
     try {
@@ -164,6 +166,24 @@ it(
       expect(played.bash).toEqual(recorded.bash);
     } finally {
       await again.stop();
+    }
+
+    // The model's side, kept as it answered: a scenario with no turns at all, and the same turn plays again.
+    const kept = JSON.parse(readFileSync(modelSide, 'utf8')) as { calls: Array<{ turn: number; round: number }> };
+    expect(kept.calls.map((c) => [c.turn, c.round])).toEqual([
+      [1, 0],
+      [1, 1],
+    ]);
+    const noTurns = { name: 'no-turns', seed: 'no-turns', agents: SCENARIO.agents };
+    const replayed = await startRealRuntime({ scenario: noTurns, port: 0, pace: 0.1, replay: modelSide });
+    try {
+      const played = await flow(replayed.url, replayed.directory);
+      expect(played.events.filter((t) => !t.endsWith('.delta'))).toEqual(
+        recorded.events.filter((t) => !t.endsWith('.delta')),
+      );
+      expect(replayed.model.stats().unscripted).toBe(0);
+    } finally {
+      await replayed.stop();
     }
   },
 );
