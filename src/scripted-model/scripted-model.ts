@@ -218,8 +218,9 @@ function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tap
     stats: () => ({ calls, unscripted, abandoned }),
     async answer(request: ChatRequest, sessionHeader: string | undefined, res: ServerResponse, pace: number) {
       calls += 1;
+      let cut = false;
       res.on('close', () => {
-        if (!res.writableFinished) abandoned += 1;
+        if (!res.writableFinished && !cut) abandoned += 1;
       });
       const conversation = sessionHeader ?? 'anonymous';
       const { turn, round, prompt } = positionOf(request.messages);
@@ -259,7 +260,10 @@ function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tap
         const partial = { kind: 'answer' as const, pieces: call.pieces, finish: 'stop' as const, output: 0 };
         if (request.stream) await stream(res, request, partial, id, undefined, pace);
         else await pause(call.pause * pace, res);
-        res.destroy();
+        cut = true;
+        // Ended rather than destroyed: what was streamed reaches the client, then the body stops unfinished.
+        if (res.socket) res.socket.end();
+        else res.destroy();
         return;
       }
       const promptTokens = Math.ceil(JSON.stringify(request.messages).length / 4);

@@ -155,6 +155,36 @@ describe('the scripted model', () => {
     });
   });
 
+  it('drops a stream mid-answer where a retry says cut, then answers the retried attempt', async () => {
+    const scenario = {
+      ...SCENARIO,
+      turns: [
+        {
+          session: 'ses_one',
+          steps: [{ text: 'Half an answer' }, { retry: { message: 'reset', cut: true } }, { text: 'Whole.' }],
+        },
+      ],
+    };
+    const { url } = await start({ scenario });
+    const first = await chat(url, [{ role: 'user', content: 'go' }]);
+    expect(first.status).toBe(200);
+    const reader = (first.body as ReadableStream<Uint8Array>).getReader();
+    let received = '';
+    await expect(
+      (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return received;
+          received += Buffer.from(value).toString('utf8');
+        }
+      })(),
+    ).rejects.toThrow();
+    expect(received).toContain('"content":"Half an answer"');
+    expect(received).not.toContain('[DONE]');
+    expect(joined(await chunks(await chat(url, [{ role: 'user', content: 'go' }])), 'content')).toBe('Whole.');
+    expect(model?.stats()).toEqual({ calls: 2, unscripted: 0, abandoned: 0 });
+  });
+
   it('ends a turn with a client error where the script fails', async () => {
     const { url } = await start({ match: 'prompt' });
     const res = await chat(url, [{ role: 'user', content: 'Please REFUSE this' }], { stream: false });
