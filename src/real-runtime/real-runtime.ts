@@ -12,10 +12,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { TurnMatch } from '../kinds/session/types.js';
 import type { ScenarioSource } from '../scenarios/scenario-library.js';
 import { startScriptedModel, type ScriptedModel } from '../scripted-model/scripted-model.js';
+import { onPath } from './on-path.js';
 import { runtimeConfig } from './runtime-config.js';
 
 export interface RealRuntimeOptions {
@@ -62,10 +63,6 @@ export function installedOpencode(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
 }
 
 export async function startRealRuntime(options: RealRuntimeOptions = {}): Promise<RealRuntime> {

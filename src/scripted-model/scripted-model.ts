@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { remember } from '../bounded-map.js';
+import { headerText } from '../exchange/exchange.js';
 import { generateTurn } from '../kinds/session/generated-turn.js';
 import type { TurnMatch } from '../kinds/session/types.js';
 import { DEFAULT_SPEC_PATH, loadSpecOnce } from '../openapi/openapi.js';
@@ -152,10 +153,6 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         server.close(() => resolve());
       }),
   };
-}
-
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function notAllowed(method: string | undefined, path: string, allowed: string): ChatError {

@@ -6,6 +6,7 @@
  * skipped any other way has no reason there, and fails the run.
  */
 import { existsSync } from 'node:fs';
+import { onPath } from '../../src/real-runtime/on-path.js';
 import type { TestContext } from 'vitest';
 import { REAL_SERVER_BINARY, realServerAvailable } from './real-server.js';
 
@@ -44,8 +45,7 @@ export function noRealServer(): string | undefined {
 export function noRealRuntime(): string | undefined {
   const server = noRealServer();
   if (server) return server;
-  const found = (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(`${dir}/rg`));
-  return found
+  return onPath('rg')
     ? undefined
     : "no rg on PATH: the real runtime's grep tool would download one (apt-get install ripgrep; .ci/run does)";
 }
