@@ -82,6 +82,23 @@ const result = await build({
       },
     },
     {
+      // The real tools' input schemas (spec/tools.json), which Node reads from the package: inlined, so that a
+      // scenario given to the page is held to them as it is in Node.
+      name: 'real-tools',
+      setup(b) {
+        const module = join(ROOT, 'src/kinds/session/real-tools.js');
+        b.onResolve({ filter: /\/real-tools\.js$/ }, (args) =>
+          join(args.resolveDir, args.path) === module ? { path: 'real-tools', namespace: 'sim-real-tools' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'sim-real-tools' }, () => ({
+          contents: `const tools = new Map(Object.entries(${JSON.stringify(
+            JSON.parse(readFileSync(join(ROOT, 'spec/tools.json'), 'utf8')).tools,
+          )}));\nexport const REAL_TOOLS_PATH = 'spec/tools.json';\nexport function realTools() { return tools; }\n`,
+          loader: 'js',
+        }));
+      },
+    },
+    {
       name: 'bundle-data',
       setup(b) {
         b.onResolve({ filter: /^session-agent-sim:bundle-data$/ }, () => ({ path: 'data', namespace: 'sim-data' }));

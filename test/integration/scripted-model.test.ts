@@ -32,7 +32,7 @@ const SCENARIO = {
       prompt: 'readme',
       steps: [
         { reasoning: 'Look at the readme first.' },
-        { tool: 'read', input: { filePath: 'README.md' } },
+        { tool: 'read', input: { path: 'README.md' } },
         { retry: { message: 'Overloaded', statusCode: 529, wait: '2500ms' } },
         { text: 'The readme says hello.' },
       ],

@@ -26,7 +26,7 @@ const SCENARIO = {
       session: 'ses_turns',
       prompt: 'run a command',
       steps: [
-        { tool: 'bash', input: { command: 'echo scripted-$((40+2))', description: 'Say hi' } },
+        { tool: 'bash', input: { command: 'echo scripted-$((40+2))' } },
         { text: 'The command printed its line.' },
       ],
     },
@@ -34,9 +34,9 @@ const SCENARIO = {
       session: 'ses_turns',
       prompt: 'read the notes',
       steps: [
-        { tool: 'read', input: { filePath: 'notes.txt' } },
+        { tool: 'read', input: { path: 'notes.txt' } },
         { tool: 'glob', input: { pattern: '*.txt' } },
-        { tool: 'read', input: { filePath: 'missing.txt' } },
+        { tool: 'read', input: { path: 'missing.txt' } },
         { text: 'Read what there was.' },
       ],
     },
@@ -132,7 +132,6 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
   it('calls a tool, which the real server runs, then answers in a second step', { timeout: 60_000 }, async () => {
     const list = await turn('Run a command');
     const called = list.find((e) => e.type === 'session.next.tool.called');
-    // bash in 1.18.33 takes no description: the model sends what the offered schema knows.
     expect(called?.data).toMatchObject({ tool: 'bash', input: { command: 'echo scripted-$((40+2))' } });
     const success = list.find((e) => e.type === 'session.next.tool.success');
     expect(JSON.stringify(success?.data.content)).toContain('scripted-42');

@@ -145,7 +145,7 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
     steps.push(
       tool(
         'read',
-        { filePath: file },
+        { path: file },
         {
           result: `import { useState } from 'react'\n\nexport function ${component}() {\n  const [open, setOpen] = useState(false)\n  …\n}\n`,
         },
@@ -187,7 +187,7 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
   steps.push(
     tool(
       'edit',
-      { filePath: file, oldString, newString },
+      { path: file, oldString, newString },
       { result: 'Edit applied successfully.' },
       between(random, 200, 600),
     ),
@@ -198,20 +198,13 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
     steps.push(
       tool(
         'bash',
-        { command: 'npm run lint', description: 'Lint the project' },
+        { command: 'npm run lint' },
         { error: `Command failed with exit code 1: ${file}: ${problem}` },
         between(random, 1500, 3000),
       ),
     );
   }
-  steps.push(
-    tool(
-      'bash',
-      { command: 'npm test', description: 'Run the unit tests' },
-      { result: TEST_OUTPUT },
-      between(random, 2500, 6000),
-    ),
-  );
+  steps.push(tool('bash', { command: 'npm test' }, { result: TEST_OUTPUT }, between(random, 2500, 6000)));
   steps.push(reply(topic.done && topic.subject ? ANSWERS.done : ANSWERS.other));
   return steps;
 }

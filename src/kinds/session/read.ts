@@ -8,6 +8,8 @@ import { undeclared } from '../../text/closest.js';
 import { itemsOf, reportDuplicates } from '../answers.js';
 import type { Json, ReadContext } from '../kind.js';
 import { generateMessages } from './generate-messages.js';
+import { realTools, type ToolSchema } from './real-tools.js';
+import { toolInputProblems } from './tool-input.js';
 import type { MessageRecord, SessionDefinition, TurnScript, TurnStep, Window } from './types.js';
 
 /** Gap between consecutive messages that carry no `at`, so a history reads like a working session. */
@@ -56,8 +58,14 @@ export function readSessions(source: Json, context: ReadContext): SessionDefinit
     'session',
     context,
   );
-  const turns = readTurns(itemsOf(source, 'turns'), (path, message, atKey) =>
-    context.problem(path, message, { atKey }),
+  // A tool the scenario declares under tools: is its own, whatever its name: only the real ones are held to
+  // the real schemas.
+  const declaredTools = new Set(itemsOf(source, 'tools').map((t) => t.id));
+  const toolSchemas = new Map([...realTools()].filter(([name]) => !declaredTools.has(name)));
+  const turns = readTurns(
+    itemsOf(source, 'turns'),
+    (path, message, atKey) => context.problem(path, message, { atKey }),
+    toolSchemas,
   );
   for (const [i, turn] of turns.entries()) {
     if (!sessionIds.has(turn.session))
@@ -82,11 +90,13 @@ const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
 /**
  * `turns:` as scripts per session, in the order written. The format has already checked each field's type;
  * what it cannot say is checked here: one kind per step, options that fit the kind, and an order a turn can
- * play (a failed step ends the turn; a retry needs an attempt after it).
+ * play (a failed step ends the turn; a retry needs an attempt after it), and a call of a real tool with an
+ * input the real tool would refuse (the real runtime would answer the model an error, not run the tool).
  */
 function readTurns(
   raw: Json[],
   report: (path: Path, message: string, atKey: boolean) => void,
+  toolSchemas: ReadonlyMap<string, ToolSchema>,
 ): Array<{ session: string; script: TurnScript }> {
   const duration = (value: unknown) => (value === undefined ? undefined : parseDuration(value as string | number));
   return raw.map((turn, i) => {
@@ -128,7 +138,11 @@ function readTurns(
             chunk: step.chunk as number | undefined,
             every: duration(step.every),
           };
-        case 'tool':
+        case 'tool': {
+          const schema = toolSchemas.get(step.tool as string);
+          if (schema)
+            for (const p of toolInputProblems(step.tool as string, step.input ?? {}, schema))
+              report([...path, 'input', ...p.path], p.message, p.atKey);
           return {
             kind,
             tool: step.tool as string,
@@ -141,6 +155,7 @@ function readTurns(
             chunk: step.chunk as number | undefined,
             every: duration(step.every),
           };
+        }
         case 'fail':
           return { kind, message: step.fail as string, after };
         case 'retry': {

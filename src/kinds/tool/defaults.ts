@@ -1,7 +1,9 @@
 /**
  * The built-in tools of the real server (1.18.33), in its order, with the parameters it takes and which
  * models get them: GPT-5 models edit through apply_patch instead of edit and write, and websearch comes
- * with the opencode provider. The descriptions are the simulator's own short stand-ins.
+ * with the opencode provider. The descriptions are the simulator's own short stand-ins. This is what the
+ * listing answers, and the real one still names `filePath` where the tools the runtime offers its model take
+ * `path` (spec/tools.json, which scenarios' tool calls are held to): the two are kept apart on purpose.
  */
 type Json = Record<string, unknown>;
 
@@ -61,7 +63,6 @@ export const DEFAULT_TOOLS: Json[] = [
         command: str('The command to execute'),
         timeout: { ...INT, minimum: 1, description: 'Optional timeout in milliseconds' },
         workdir: str('The working directory to run the command in. Defaults to the current directory.'),
-        description: str('What the command does, in 5-10 words'),
       },
       ['command'],
     ),

@@ -36,7 +36,7 @@ describe('a generated turn', () => {
       const steps = generateTurn(createRandom(seed), prompt, FILES);
       expect(reply(steps), seed).toMatch(subject);
       expect(reply(steps), seed).toContain(file);
-      expect(edits(steps).map((e) => e.input.filePath)).toEqual([file]);
+      expect(edits(steps).map((e) => e.input.path)).toEqual([file]);
     }
   });
 

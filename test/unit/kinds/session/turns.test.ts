@@ -480,7 +480,7 @@ describe('a generated turn', () => {
       .map(([, , data]) => data as EventCatalog['session.next.tool.called']);
     expect(tools.map((t) => t.tool)).toContain('edit');
     expect(['src/pages/Profile.tsx', 'src/components/Header.tsx']).toContain(
-      tools.find((t) => t.tool === 'edit')?.input.filePath,
+      tools.find((t) => t.tool === 'edit')?.input.path,
     );
     expect(final[0]).toMatchObject({ type: 'assistant', finish: 'stop', content: [{ type: 'text' }] });
   });
@@ -571,9 +571,9 @@ describe('the turns format', () => {
     expect(problems([{ session: SES, steps: [{ text: 'hi', takes: '1s' }] }])).toEqual([
       'turns[0].steps[0].takes: takes does not apply to a text step',
     ]);
-    expect(problems([{ session: SES, steps: [{ tool: 'bash', result: 'ok', error: 'no' }] }])).toEqual([
-      'turns[0].steps[0].error: a tool call answers a result or fails with an error, not both',
-    ]);
+    expect(
+      problems([{ session: SES, steps: [{ tool: 'bash', input: { command: 'ls' }, result: 'ok', error: 'no' }] }]),
+    ).toEqual(['turns[0].steps[0].error: a tool call answers a result or fails with an error, not both']);
     expect(problems([{ session: SES, steps: [{ fail: 'boom' }, { text: 'hi' }] }])).toEqual([
       'turns[0].steps[1]: nothing can follow fail: a failed step ends the turn (script a retry to try again)',
     ]);
@@ -590,7 +590,7 @@ describe('the turns format', () => {
   });
 
   it('reports a problem in a file at its line and column', () => {
-    const text = `name: demo\nsessions: [{ id: ${SES} }]\nturns:\n  - session: ${SES}\n    steps:\n      - text: hi\n        takes: 1s\n      - tool: bash\n        chunk: 0\n`;
+    const text = `name: demo\nsessions: [{ id: ${SES} }]\nturns:\n  - session: ${SES}\n    steps:\n      - text: hi\n        takes: 1s\n      - tool: bash\n        chunk: 0\n        input: { command: ls }\n`;
     try {
       parseScenario(text, '<test>', spec);
       expect.unreachable('the scenario loaded');
@@ -620,7 +620,7 @@ describe('the turns format', () => {
             session: SES,
             steps: [
               { retry: 'busy', after: '1.5s' },
-              { tool: 'read', takes: '250ms' },
+              { tool: 'read', input: { path: 'a.ts' }, takes: '250ms' },
             ],
           },
           { session: OTHER, steps: [{ text: 'x' }] },
@@ -632,7 +632,7 @@ describe('the turns format', () => {
     expect(definition.sessions[0]?.turns.map((t) => t.steps)).toEqual([
       [
         { kind: 'retry', message: 'busy', after: 1500 },
-        { kind: 'tool', tool: 'read', input: {}, takes: 250 },
+        { kind: 'tool', tool: 'read', input: { path: 'a.ts' }, takes: 250 },
       ],
       [{ kind: 'fail', message: 'no' }],
     ]);
