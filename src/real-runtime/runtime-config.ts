@@ -3,6 +3,7 @@
  * its model, the web tools denied, the scenario's saved permissions allowed, and its agents' permission rules,
  * so that a tool whose rule says `ask` asks mid-turn as it does for a real user.
  */
+import { toolPermission } from '../kinds/session/turns.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 
 type Effect = 'allow' | 'deny' | 'ask';
@@ -27,21 +28,39 @@ const isRule = (value: unknown): value is { action: string; resource: string; ef
   typeof (value as { resource?: unknown }).resource === 'string' &&
   ['allow', 'deny', 'ask'].includes((value as { effect?: unknown }).effect as string);
 
+/** A rule that asks for each tool call a script marks `ask`: the real runtime asks for that call as the simulator does. */
+function scriptedAsks(
+  sessions: ScenarioDefinition['sessions'] | undefined,
+): Array<{ action: string; resource: string; effect: Effect }> {
+  return (sessions ?? []).flatMap((session) =>
+    session.turns.flatMap((turn) =>
+      turn.steps.flatMap((step) =>
+        step.kind === 'tool' && step.ask ? [{ ...toolPermission(step.tool, step.input), effect: 'ask' as const }] : [],
+      ),
+    ),
+  );
+}
+
 export function runtimeConfig(
   modelConfig: Record<string, unknown>,
-  scenario: Pick<ScenarioDefinition, 'agents'> & { permissions?: Pick<ScenarioDefinition['permissions'], 'saved'> },
+  scenario: Pick<ScenarioDefinition, 'agents'> & {
+    permissions?: Pick<ScenarioDefinition['permissions'], 'saved'>;
+    sessions?: ScenarioDefinition['sessions'];
+  },
 ): Record<string, unknown> {
+  const asks = scriptedAsks(scenario.sessions);
   const agent: Record<string, { permission: Rules }> = {};
   for (const record of scenario.agents ?? []) {
     const rules = Array.isArray(record.permissions) ? record.permissions.filter(isRule) : [];
-    if (rules.length) agent[record.id] = { permission: ruleObject(rules) };
+    // Its own rules would outvote the scripted asks: they come last, and win.
+    if (rules.length) agent[record.id] = { permission: ruleObject([...rules, ...asks]) };
   }
   return {
     ...modelConfig,
     // The web tools reach the network; nothing else a turn does has to. What the scenario saved as always
     // allowed is allowed from the start, as a saved approval is on the real runtime.
     permission: {
-      ...ruleObject((scenario.permissions?.saved ?? []).map((p) => ({ ...p, effect: 'allow' as const }))),
+      ...ruleObject([...(scenario.permissions?.saved ?? []).map((p) => ({ ...p, effect: 'allow' as const })), ...asks]),
       webfetch: 'deny',
       websearch: 'deny',
     },

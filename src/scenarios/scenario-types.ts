@@ -193,21 +193,23 @@ export type ScenarioTurnStep = {
   structured?: {
     [key: string]: unknown;
   };
+  /** The call asks for its permission first (the tool's action, naming its command, path or pattern) and the turn waits for the reply: once or always runs it, reject ends the turn. A call the agent's rules leave asking asks without it; the question tool always asks its questions. A real runtime gets a rule that asks for this call. */
+  ask?: boolean;
   /** How long the tool runs (default 1.5s). */
   takes?: ScenarioDuration;
-  /** The model step fails with this message, which ends the turn; nothing may follow it. */
+  /** The model call answers a client error (HTTP 400) with this message: the step fails with the provider error the real runtime words around it, and the turn ends; nothing may follow it. */
   fail?: string;
-  /** The model call fails and is retried: the message, or {message, statusCode, attempt, wait}. Steps after it are the retried attempt. */
+  /** The model call answers an HTTP error (what its step streamed so far never arrives) and the runtime retries it, showing nothing: the steps after it are the next attempt, `wait` later. The third in a row, or a status no client retries (other than 408, 409, 429 and 5xx), fails the step and ends the turn. The message, or {message, statusCode (default 500), wait, cut}. */
   retry?:
     | string
     | {
         message: string;
         statusCode?: number;
-        /** Default: the turn's retries so far + 1. */
+        /** Kept for older scripts: the real runtime numbers no attempts, and neither does a turn. */
         attempt?: number;
         /** Backoff before the retried attempt starts (default 2s). */
         wait?: ScenarioDuration;
-        /** For a scripted model: the attempt streams what its step did before the retry, then the connection drops mid-answer (default: an HTTP error with the statusCode before any of it). The simulator plays both alike. */
+        /** The attempt streams what its step did before the retry, then the connection drops mid-answer: what streamed ends where it stands and the step fails, ending the turn, as the real runtime does not retry a broken stream. */
         cut?: boolean;
       };
   /** Pause before this step begins, after what came before (default 700ms when it opens a model step, the time to first token; 250ms otherwise). */

@@ -255,8 +255,9 @@ function createPlayer(scenario: ScenarioDefinition, match: TurnMatch, tapes: Tap
       }
       if (call.kind === 'cut') {
         const partial = { kind: 'answer' as const, pieces: call.pieces, finish: 'stop' as const, output: 0 };
+        // The cut comes the retry's `after` past the last piece: what streamed has reached the runtime by then.
         if (request.stream) await stream(res, request, partial, id, undefined, pace);
-        else await pause(call.pause * pace, res);
+        await pause(call.pause * pace, res);
         cut = true;
         // Ended rather than destroyed: what was streamed reaches the client, then the body stops unfinished.
         if (res.socket) res.socket.end();

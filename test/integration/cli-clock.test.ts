@@ -16,7 +16,10 @@ import { until } from '../support/until.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
 
-type Frame = { type: string; data: { sessionID?: string; status?: { type: string } } };
+type Frame = {
+  type: string;
+  data: { sessionID?: string; status?: { type: string }; finish?: string; id?: string };
+};
 
 /** Starts `mock` with `args`, gives `use` its URL and start-up lines, and stops it with SIGTERM. */
 async function mock(args: string[], use: (url: string, out: string) => Promise<void>): Promise<void> {
@@ -57,7 +60,20 @@ async function promptedSession(url: string) {
   const sessionID = created.data.id as string;
   await post(`${url}/api/session/${sessionID}/prompt`, { prompt: { text: 'Add a dark mode toggle' } });
   const mine = () => subscription.frames.filter((f) => f.data?.sessionID === sessionID);
-  const idle = () => mine().some((f) => f.type === 'session.status' && f.data.status?.type === 'idle');
+  // A generated turn may ask for a permission mid-turn (its session's id holds the wall time): let it, once.
+  const answered = new Set<string>();
+  const idle = () => {
+    for (const f of mine())
+      if (f.type === 'permission.v2.asked' && f.data.id && !answered.has(f.data.id)) {
+        answered.add(f.data.id);
+        void post(`${url}/api/session/${sessionID}/permission/${f.data.id}/reply`, { reply: 'once' });
+      }
+    return mine().some(
+      (f) =>
+        (f.type === 'session.next.step.ended' && f.data.finish !== 'tool-calls') ||
+        f.type === 'session.next.step.failed',
+    );
+  };
   return { sessionID, mine, idle, stop: subscription.stop };
 }
 
@@ -86,11 +102,11 @@ describe('the CLI clock', () => {
       expect(out).toContain(`clock: virtual, still at ${new Date(DEFAULT_START).toISOString()} until advanced`);
       const turn = await promptedSession(url);
       try {
-        await until(() => turn.mine().some((f) => f.type === 'session.next.step.started'), 'the first step');
-        // Long enough for the turn's first streamed text under a flowing clock (its first token comes at 0.5-1.2 s).
+        await until(() => turn.mine().some((f) => f.type === 'session.next.prompted'), 'the prompt taken up');
+        // Long enough for the turn's first step under a flowing clock (its first token comes at 0.5-1.2 s).
         await new Promise((resolve) => setTimeout(resolve, 1500));
         const types = turn.mine().map((f) => f.type);
-        expect(types.slice(types.indexOf('session.next.step.started') + 1)).toEqual([]);
+        expect(types.slice(types.indexOf('session.next.prompted') + 1)).toEqual([]);
         expect(turn.idle()).toBe(false);
         const clock = (await (await fetch(`${url}/__sim/clock`)).json()) as { realTime: boolean; now: number };
         expect(clock).toMatchObject({ realTime: false, now: DEFAULT_START });

@@ -224,7 +224,7 @@ describe('GET /api/event read by the official client', () => {
         text: 'Use the design-system Avatar',
       });
       expect(synthetic.status).toBe(204);
-      await until(() => sub.types().includes('session.next.step.started'), 'the first step');
+      await until(() => sub.types().includes('session.next.prompt.admitted'), 'the prompt admitted');
       // Busy while it plays: revert staging is refused.
       const newest = (
         (await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=1`)).json()) as {
@@ -233,12 +233,14 @@ describe('GET /api/event read by the official client', () => {
       ).data[0]?.id;
       expect((await call(sim.url, 'POST', `/api/session/${SES}/revert/stage`, { messageID: newest })).status).toBe(409);
       const seen: number[] = [];
-      for (let i = 0; i < 30 && !sub.types().includes('session.updated'); i++) {
+      // Over by the real server's signals: a step that ends with no more tool calls.
+      const over = () => sub.frames.some((f) => f.type === 'session.next.step.ended' && f.data.finish === 'stop');
+      for (let i = 0; i < 30 && !over(); i++) {
         await sim.clock.advance('1s');
         await new Promise((r) => setTimeout(r, 5));
         seen.push(sub.frames.length);
       }
-      await until(() => sub.types().includes('session.updated'), 'the turn to end');
+      await until(over, 'the turn to end');
       const page = await (await call(sim.url, 'GET', `/api/session/${SES}/message?limit=20`)).text();
       const log = (await (await call(sim.url, 'GET', '/__sim/events')).json()) as {
         entries: Array<{ kind: string; id?: string; type?: string }>;
@@ -247,24 +249,24 @@ describe('GET /api/event read by the official client', () => {
     };
     const first = await run();
     const types = first.frames.map((f) => f.type);
-    expect(types.slice(0, 5)).toEqual([
+    // No status around the turn, as on the real server.
+    expect(types.slice(0, 4)).toEqual([
       'server.connected',
       'session.next.synthetic',
       'session.next.prompt.admitted',
-      'session.status',
       'session.next.step.started',
     ]);
-    expect(types.slice(-3)).toEqual(['session.next.step.ended', 'session.status', 'session.updated']);
+    expect(types.at(-1)).toBe('session.next.step.ended');
+    expect(types).not.toContain('session.status');
     for (const kind of [
       'session.next.reasoning.delta',
       'session.next.tool.called',
       'session.next.tool.success',
-      'session.next.retried',
       'session.next.text.delta',
     ])
       expect(types).toContain(kind);
     // The turn arrived over many clock steps, not all at once.
-    expect(new Set(first.seen).size).toBeGreaterThan(5);
+    expect(new Set(first.seen).size).toBeGreaterThan(3);
     // Frames in the order of the partition's log (the internal turn plan left out).
     const published = first.frames
       .filter((f) => f.type !== 'server.connected' && f.type !== 'session.updated')
@@ -396,7 +398,7 @@ describe('GET /api/event on the wire', () => {
     const before = stream.frames.length;
     await sim.clock.advance('10m');
     // More than the 256 frames a subscriber may be behind, all queued before it could read one.
-    await until(() => stream.frames.length - before > 800, 'the turns to stream in');
+    await until(() => stream.frames.length - before > 600, 'the turns to stream in');
     // Past the second a consumer gets to catch up: still there.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(partition.events.dropped).toBe(0);

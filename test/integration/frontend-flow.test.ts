@@ -118,8 +118,15 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   ).data as Json;
   await advance('5m');
   await call('v2.session.wait', client.v2.session.wait({ sessionID }), 204);
+  // Over by the real server's signals: a step that ends with no more tool calls, or fails.
   await until(
-    () => frames.some((f) => f.type === 'session.updated' && f.data.sessionID === sessionID),
+    () =>
+      frames.some(
+        (f) =>
+          f.data?.sessionID === sessionID &&
+          ((f.type === 'session.next.step.ended' && f.data.finish !== 'tool-calls') ||
+            f.type === 'session.next.step.failed'),
+      ),
     'the turn to end',
   );
   const turn = frames.filter((f) => f.data?.sessionID === sessionID).map((f) => f.type);

@@ -59,7 +59,7 @@ describe('msw in Node', () => {
       await client.v2.session.prompt({ sessionID: id, prompt: { text: 'Add a dark mode toggle' } });
       await sim.clock.advance('5m');
       await until(
-        () => subscription.frames.some((f) => f.type === 'session.status' && f.data.sessionID === id),
+        () => subscription.frames.some((f) => f.type === 'session.next.step.ended' && f.data.sessionID === id),
         'the turn on the stream',
       );
       const types = subscription.frames.filter((f) => f.data.sessionID === id).map((f) => f.type);

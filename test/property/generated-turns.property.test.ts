@@ -95,17 +95,35 @@ async function play(seed: string, prompt: string, tree: number, steps: number[])
   problems.push(...answerProblems('v2.session.prompt', 'prompt', prompted));
   expect(prompted.status).toBe(200);
 
+  // Over by the real server's signals: it announces no status for a prompted turn.
   const idle = () =>
     stream.frames
       .slice(from)
-      .some((f) => f.type === 'session.status' && f.data.sessionID === SES && f.data.status.type === 'idle');
+      .some(
+        (f) =>
+          f.data.sessionID === SES &&
+          ((f.type === 'session.next.step.ended' && f.data.finish !== 'tool-calls') ||
+            f.type === 'session.next.step.failed'),
+      );
+  // A turn that asks for a permission mid-turn waits for it: answered once, as a user lets it go on.
+  const answered = new Set<string>();
   for (let i = 0; i < MAX_STEPS; i++) {
     const page = await read(messagesPath);
     problems.push(...answerProblems('v2.session.messages', `messages at step ${i}`, page));
     if (idle()) break;
+    for (const f of stream.frames.slice(from))
+      if (f.type === 'permission.v2.asked' && f.data.sessionID === SES && !answered.has(f.data.id)) {
+        answered.add(f.data.id);
+        const reply = await read(`/api/session/${SES}/permission/${f.data.id}/reply`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ reply: 'once' }),
+        });
+        problems.push(...answerProblems('v2.session.permission.reply', 'the permission reply', reply));
+      }
     await sim.clock.advance(steps[i % steps.length] as number);
   }
-  await until(idle, 'the turn to end (session.status idle)');
+  await until(idle, 'the turn to end');
 
   const page = await read(messagesPath);
   problems.push(...answerProblems('v2.session.messages', 'messages after', page));

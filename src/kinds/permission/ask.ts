@@ -127,12 +127,17 @@ export function replyPermission(
   reply: PermissionReply,
   projectID?: string,
 ): EventDraft[] {
-  const replied = (r: PermissionRequestRecord, how: PermissionReply) =>
-    draft('permission.v2.replied', { sessionID: r.sessionID, requestID: r.id, reply: how });
+  // A request a turn's tool call made holds that turn: the session hears the answer too.
+  const replied = (r: PermissionRequestRecord, how: PermissionReply): EventDraft[] => [
+    draft('permission.v2.replied', { sessionID: r.sessionID, requestID: r.id, reply: how }),
+    ...(r.source?.type === 'tool'
+      ? [draft('session.turn.answered', { sessionID: r.sessionID, requestID: r.id, rejected: how === 'reject' })]
+      : []),
+  ];
   const others = pendingRequests(world).filter((r) => r.id !== request.id);
-  const events = [replied(request, reply)];
+  const events = replied(request, reply);
   if (reply === 'reject') {
-    for (const other of others) if (other.sessionID === request.sessionID) events.push(replied(other, 'reject'));
+    for (const other of others) if (other.sessionID === request.sessionID) events.push(...replied(other, 'reject'));
     return events;
   }
   if (reply === 'once') return events;
@@ -148,6 +153,6 @@ export function replyPermission(
   events.push(...fresh.map((s) => draft('permission.saved', s)));
   const allowing = [...saved, ...fresh];
   for (const other of others)
-    if (coveredBy(allowing, other.action, other.resources)) events.push(replied(other, 'always'));
+    if (coveredBy(allowing, other.action, other.resources)) events.push(...replied(other, 'always'));
   return events;
 }

@@ -14,7 +14,7 @@ import { LIMITS } from '../limits.js';
 import { pendingQuestions } from './ask.js';
 import { condition, format } from './format.js';
 import { readQuestions } from './read.js';
-import type { QuestionState, QuestionStatus } from './types.js';
+import type { QuestionRecord, QuestionState, QuestionStatus } from './types.js';
 
 /** Whether a session exists now: one the scenario creates later is unknown until then. */
 function sessionExists(world: World, id: string | undefined): boolean {
@@ -93,17 +93,25 @@ export const question: Kind = {
       const sessionID = request.pathParams.sessionID ?? '';
       // SessionNotFoundError is not declared here: an unknown session has no such question either.
       if (!sessionExists(world, sessionID)) throw new QuestionNotFoundError(requestID);
-      pendingOf(world, sessionID, requestID);
+      const asked = pendingOf(world, sessionID, requestID);
       const answers = (request.body as { answers: string[][] }).answers;
-      return answered(NO_CONTENT, draft('question.v2.replied', { sessionID, requestID, answers }));
+      return answered(
+        NO_CONTENT,
+        draft('question.v2.replied', { sessionID, requestID, answers }),
+        ...heldTurn(asked.record, { rejected: false, answers }),
+      );
     },
 
     'v2.session.question.reject': (request, { world }) => {
       const requestID = request.pathParams.requestID ?? '';
       const sessionID = request.pathParams.sessionID ?? '';
       if (!sessionExists(world, sessionID)) throw new SessionNotFoundError(sessionID);
-      pendingOf(world, sessionID, requestID);
-      return answered(NO_CONTENT, draft('question.v2.rejected', { sessionID, requestID }));
+      const asked = pendingOf(world, sessionID, requestID);
+      return answered(
+        NO_CONTENT,
+        draft('question.v2.rejected', { sessionID, requestID }),
+        ...heldTurn(asked.record, { rejected: true }),
+      );
     },
   },
 
@@ -135,6 +143,13 @@ export const question: Kind = {
 
   infer: () => import('./infer.js').then((m) => m.inferQuestions),
 };
+
+/** A question the question tool asked holds its turn: the session hears the answer too. */
+function heldTurn(record: QuestionRecord, answer: { rejected: boolean; answers?: string[][] }) {
+  return record.tool
+    ? [draft('session.turn.answered', { sessionID: record.sessionID, requestID: record.id, ...answer })]
+    : [];
+}
 
 /** Keeps the table within its bound: settled questions are forgotten oldest first once open ones need the room. */
 function makeRoom(world: World): void {

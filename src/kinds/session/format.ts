@@ -190,6 +190,11 @@ export const format = {
           type: 'object',
           description: "The tool's structured result (default {}).",
         },
+        ask: {
+          type: 'boolean',
+          description:
+            "The call asks for its permission first (the tool's action, naming its command, path or pattern) and the turn waits for the reply: once or always runs it, reject ends the turn. A call the agent's rules leave asking asks without it; the question tool always asks its questions. A real runtime gets a rule that asks for this call.",
+        },
         takes: {
           $ref: '#/$defs/duration',
           description: 'How long the tool runs (default 1.5s).',
@@ -197,7 +202,8 @@ export const format = {
         fail: {
           type: 'string',
           minLength: 1,
-          description: 'The model step fails with this message, which ends the turn; nothing may follow it.',
+          description:
+            'The model call answers a client error (HTTP 400) with this message: the step fails with the provider error the real runtime words around it, and the turn ends; nothing may follow it.',
         },
         retry: {
           type: ['string', 'object'],
@@ -205,7 +211,7 @@ export const format = {
           additionalProperties: false,
           required: ['message'],
           description:
-            'The model call fails and is retried: the message, or {message, statusCode, attempt, wait}. Steps after it are the retried attempt.',
+            'The model call answers an HTTP error (what its step streamed so far never arrives) and the runtime retries it, showing nothing: the steps after it are the next attempt, `wait` later. The third in a row, or a status no client retries (other than 408, 409, 429 and 5xx), fails the step and ends the turn. The message, or {message, statusCode (default 500), wait, cut}.',
           properties: {
             message: {
               type: 'string',
@@ -219,7 +225,7 @@ export const format = {
             attempt: {
               type: 'integer',
               minimum: 1,
-              description: "Default: the turn's retries so far + 1.",
+              description: 'Kept for older scripts: the real runtime numbers no attempts, and neither does a turn.',
             },
             wait: {
               $ref: '#/$defs/duration',
@@ -228,7 +234,7 @@ export const format = {
             cut: {
               type: 'boolean',
               description:
-                'For a scripted model: the attempt streams what its step did before the retry, then the connection drops mid-answer (default: an HTTP error with the statusCode before any of it). The simulator plays both alike.',
+                'The attempt streams what its step did before the retry, then the connection drops mid-answer: what streamed ends where it stands and the step fails, ending the turn, as the real runtime does not retry a broken stream.',
             },
           },
         },

@@ -130,7 +130,12 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
       every: between(random, 30, 50),
     });
   }
-  const tool = (name: string, input: Json, outcome: { result?: string; error?: string }, takes: number): TurnStep => ({
+  const tool = (
+    name: string,
+    input: Json,
+    outcome: { result?: string; error?: string; structured?: Json },
+    takes: number,
+  ): TurnStep => ({
     kind: 'tool',
     tool: name,
     input,
@@ -199,12 +204,20 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
       tool(
         'bash',
         { command: 'npm run lint' },
-        { error: `Command failed with exit code 1: ${file}: ${problem}` },
+        // The real bash tool answers a failing command with what it printed and its exit status.
+        {
+          result: `\n${file}\n  3:17  error  ${problem}\n\n✖ 1 problem (1 error, 0 warnings)\n`,
+          structured: { exit: 1 },
+        },
         between(random, 1500, 3000),
       ),
     );
   }
-  steps.push(tool('bash', { command: 'npm test' }, { result: TEST_OUTPUT }, between(random, 2500, 6000)));
+  const tests = tool('bash', { command: 'npm test' }, { result: TEST_OUTPUT }, between(random, 2500, 6000));
+  steps.push(tests);
   steps.push(reply(topic.done && topic.subject ? ANSWERS.done : ANSWERS.other));
+  // Now and then the run of the tests waits for a permission mid-turn, as a cautious user's agent does. Drawn
+  // last, so that the rest of a seed's turn stays what it was.
+  if (random.next() < 0.1 && tests.kind === 'tool') steps[steps.indexOf(tests)] = { ...tests, ask: true };
   return steps;
 }

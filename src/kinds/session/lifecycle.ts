@@ -7,7 +7,7 @@
 import { ConflictError, MessageNotFoundError } from '../../errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { MoveSessionError } from '../../server-errors.js';
-import { draft, type EventDraft } from '../../state/events.js';
+import { draft } from '../../state/events.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Handlers } from '../kind.js';
 import { ensureRoom } from '../limits.js';
@@ -15,8 +15,7 @@ import { storedPrompt } from './attachments.js';
 import { clientSession, sessionV2Info } from './info.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
 import { listSessions, sessionRows, type SessionListQuery } from './session-list.js';
-import { inBusyWindow } from './state.js';
-import { admitPrompt } from './turn-play.js';
+import { admitPrompt, interruptTurn } from './turn-play.js';
 import type { ModelRef, SessionDefinition, SessionLocation, SessionState } from './types.js';
 
 type Body = Record<string, unknown>;
@@ -24,26 +23,6 @@ type Body = Record<string, unknown>;
 /** Whether an id is taken by something the session durably holds: a message, an admitted input, a queued prompt. */
 function taken(state: SessionState, id: string): boolean {
   return state.inputs.has(id) || state.messages.some((m) => m.id === id) || state.queue.some((p) => p.messageID === id);
-}
-
-/** What stops a turn: its step under way fails, the turn and what waits behind it end, the session goes idle. */
-function interruption(state: SessionState, now: number): EventDraft[] {
-  const sessionID = state.definition.id;
-  if (!state.turn) return [];
-  const events: EventDraft[] = [];
-  if (state.turn.message)
-    events.push(
-      draft('session.next.step.failed', {
-        timestamp: now,
-        sessionID,
-        assistantMessageID: state.turn.message.id,
-        error: { type: 'unknown', message: 'Interrupted' },
-      }),
-    );
-  events.push(draft('session.turn.interrupted', { sessionID }));
-  if (!inBusyWindow(state.definition, now))
-    events.push(draft('session.status', { sessionID, status: { type: 'idle' } }));
-  return events;
 }
 
 export const lifecycleHandlers: Handlers = {
@@ -129,7 +108,7 @@ export const lifecycleHandlers: Handlers = {
 
   // Idle interruption is a no-op, as the operation says.
   'v2.session.interrupt': (request, { world, now }) =>
-    answered(NO_CONTENT, ...interruption(sessionOrThrow(world, request.pathParams.sessionID), now)),
+    answered(NO_CONTENT, ...interruptTurn(sessionOrThrow(world, request.pathParams.sessionID), now)),
 
   'v2.session.revert.commit': (request, { world, now }) => {
     const state = sessionOrThrow(world, request.pathParams.sessionID);

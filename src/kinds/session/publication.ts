@@ -26,7 +26,16 @@ const EPHEMERAL = new Set([
 
 export const sessionPublication: Publication = {
   // A turn's plan, for the world; its steps are published one by one as they happen.
-  internal: ['session.turn.started', 'session.turn.interrupted', 'session.prompt.held'],
+  // Its waits and its busy/idle too: the real server announces no status for a prompted turn.
+  internal: [
+    'session.turn.started',
+    'session.turn.interrupted',
+    'session.turn.waiting',
+    'session.turn.answered',
+    'session.turn.resumed',
+    'session.turn.status',
+    'session.prompt.held',
+  ],
   // The real server tells the model at the next step boundary, not the stream.
   simOnly: ['session.instructions.entry.removed'],
 

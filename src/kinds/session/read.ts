@@ -84,6 +84,7 @@ const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
   result: ['tool'],
   error: ['tool'],
   structured: ['tool'],
+  ask: ['tool'],
   takes: ['tool'],
 };
 
@@ -150,6 +151,7 @@ function readTurns(
             result: step.result as string | undefined,
             error: step.error as string | undefined,
             structured: step.structured as Json | undefined,
+            ...(step.ask === true ? { ask: true } : {}),
             takes: duration(step.takes),
             after,
             chunk: step.chunk as number | undefined,

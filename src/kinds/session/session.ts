@@ -18,7 +18,7 @@ import { sessionPublication } from './publication.js';
 import { readSessions } from './read.js';
 import { inBusyWindow } from './state.js';
 import { turnAppliers } from './turn-appliers.js';
-import { admitPrompt, fireTurns } from './turn-play.js';
+import { admitPrompt, answersIn, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turns.js';
 import type { MessageRecord, RevertFile, SessionState, SessionStatus, TurnMatch } from './types.js';
 
@@ -261,7 +261,9 @@ export const session: Kind = {
       const boundaries = state.definition.busy
         .flatMap((w) => [w.from, w.until])
         .filter((t): t is number => t !== undefined && t > now);
-      const turn = nextTurnInstant(state);
+      // A turn waiting on answers goes on the moment the last is in.
+      const waits = state.turn?.waits;
+      const turn = waits ? (answersIn(waits) ? now : undefined) : nextTurnInstant(state);
       if (turn !== undefined) boundaries.push(turn);
       return boundaries.length ? Math.min(...boundaries) : undefined;
     },

@@ -4,6 +4,7 @@
  */
 import type { EventCatalog } from '../../state/events.js';
 import type { Applier, Appliers } from '../kind.js';
+import { changeState } from '../answers.js';
 import { turnEntries } from './turns.js';
 import type { MessageRecord, PlayingTurn, SessionState } from './types.js';
 
@@ -38,7 +39,7 @@ function onTurn<T extends TurnEventType>(
     if (!state || !turn) return;
     apply(turn, data, state);
     const entries = turnEntries(turn.plan);
-    if (entries[turn.position]?.draft.type === type) turn.position += 1;
+    if (entries[turn.position]?.draft?.type === type) turn.position += 1;
     if (turn.position >= entries.length) state.turn = undefined;
   };
 }
@@ -99,9 +100,31 @@ export const turnAppliers: Appliers = {
     const state = world.sessions.get(data.sessionID);
     if (!state) return;
     state.queue = state.queue.filter((p) => p.messageID !== data.promptID);
-    state.turn = { plan: data, position: 0 };
+    state.turn = { plan: data, position: 0, delay: 0 };
     state.turnsStarted += 1;
   },
+  'session.turn.waiting': (world, { data }) => {
+    const turn = world.sessions.get(data.sessionID)?.turn;
+    if (!turn) return;
+    // Past the step's asks: what is asked waits; nothing asked, the tools run as planned.
+    if (turn.plan && turnEntries(turn.plan)[turn.position]?.asks) turn.position += 1;
+    if (data.waits.length) turn.waits = data.waits.map((w) => ({ ...w }));
+  },
+  'session.turn.answered': (world, { data }) => {
+    const wait = world.sessions.get(data.sessionID)?.turn?.waits?.find((w) => w.requestID === data.requestID);
+    if (wait) wait.answer = { rejected: data.rejected, ...(data.answers ? { answers: data.answers } : {}) };
+  },
+  'session.turn.resumed': (world, { data }) => {
+    const state = world.sessions.get(data.sessionID);
+    const turn = state?.turn;
+    if (!state || !turn) return;
+    turn.waits = undefined;
+    turn.delay = data.delay;
+    turn.answers = { ...turn.answers, ...data.answers };
+    if (data.ends) state.turn = undefined;
+  },
+  'session.turn.status': (world, { data }) =>
+    changeState('session', data.sessionID, world.sessions.get(data.sessionID), data.status.type),
   'session.next.step.started': onTurn<'session.next.step.started'>((turn, data, state) => {
     const message: MessageRecord = {
       id: data.assistantMessageID,
@@ -110,6 +133,7 @@ export const turnAppliers: Appliers = {
       agent: data.agent,
       model: { ...data.model },
       content: [],
+      ...(data.snapshot === undefined ? {} : { snapshot: { start: data.snapshot } }),
     };
     state.messages.push(message);
     turn.message = message;
@@ -139,6 +163,7 @@ export const turnAppliers: Appliers = {
       type: 'tool',
       id: event.data.callID,
       name: event.data.name,
+      provider: { executed: false },
       state: { status: 'pending', input: '' },
       time: { created: event.data.timestamp },
     })(world, event),
@@ -160,7 +185,13 @@ export const turnAppliers: Appliers = {
     const input = (part?.state as Json | undefined)?.input ?? {};
     if (part)
       Object.assign(part, {
-        state: { status: 'completed', input, content: data.content, structured: data.structured },
+        state: {
+          status: 'completed',
+          input,
+          content: data.content,
+          outputPaths: data.outputPaths ?? [],
+          structured: data.structured,
+        },
         time: { ...part.time, completed: data.timestamp },
       });
   }),
@@ -169,18 +200,29 @@ export const turnAppliers: Appliers = {
     const input = (part?.state as Json | undefined)?.input ?? {};
     if (part)
       Object.assign(part, {
-        state: { status: 'error', input, content: [], structured: {}, error: { ...data.error } },
+        state: {
+          status: 'error',
+          input,
+          content: [],
+          structured: {},
+          error: { ...data.error },
+          ...(data.result === undefined ? {} : { result: data.result }),
+        },
         time: { ...part.time, completed: data.timestamp },
       });
   }),
-  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { finish: data.finish, cost: data.cost, tokens: data.tokens }),
-  ),
+  'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data, state) => {
+    const start = (turn.message?.snapshot as { start?: string } | undefined)?.start;
+    const snapshot = data.snapshot === undefined ? {} : { start: start ?? data.snapshot, end: data.snapshot };
+    if (data.snapshot !== undefined) state.snapshot = data.snapshot;
+    finishMessage(turn, data.timestamp, {
+      ...(data.snapshot === undefined ? {} : { snapshot: { ...snapshot, files: [...(data.files ?? [])] } }),
+      finish: data.finish,
+      cost: data.cost,
+      tokens: data.tokens,
+    });
+  }),
   'session.next.step.failed': onTurn<'session.next.step.failed'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { error: data.error }),
-  ),
-  // The attempt that is retried ends with the error that made it retry; the next attempt is a new step.
-  'session.next.retried': onTurn<'session.next.retried'>((turn, data) =>
-    finishMessage(turn, data.timestamp, { error: { type: 'unknown', message: data.error.message } }),
+    finishMessage(turn, data.timestamp, { finish: 'error', error: data.error }),
   ),
 };

@@ -28,13 +28,26 @@ const RETRY_WAIT = 2000;
 /** Dollars per million tokens, a mid-size model's: every input token is a cache read or a cache write. */
 const PRICE = { output: 15, read: 0.3, write: 3.75 };
 
-export interface TurnEntry {
-  at: number;
-  draft: EventDraft;
-}
+export type TurnEntry =
+  | { at: number; draft: EventDraft; asks?: undefined }
+  | {
+      at: number;
+      draft?: undefined;
+      asks: { messageID: string; parts: Array<Extract<PlannedPart, { kind: 'tool' }>> };
+    };
 
 type IdMaker = (prefix: string, at: number) => string;
 const NO_IDS: IdMaker = () => '';
+const NO_SNAPSHOTS: Snapshots = { start: '', after: () => '' };
+
+/** 40 hex digits from a seed: a git tree's hash, as the real runtime's snapshots are. */
+function treeHash(seed: string): string {
+  const random = createRandom(seed);
+  let out = '';
+  for (let i = 0; i < 40; i++) out += HEX[random.int(16)];
+  return out;
+}
+const HEX = '0123456789abcdef';
 
 /** Code points, so a chunk never splits a character. */
 function chunks(text: string, size: number): string[] {
@@ -46,57 +59,120 @@ function chunks(text: string, size: number): string[] {
 
 const tokensOf = (text: string) => Math.ceil(text.length / 4);
 
+/** Statuses a provider client retries by itself, as the real runtime's does. */
+const RETRYABLE = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
+/** Calls in a row that fail before the runtime gives up on the step, and on the turn. */
+const ATTEMPTS = 3;
+
+/** The message the real runtime fails a step with when its provider answers an HTTP error. */
+function providerFailure(status: number, message: string): string {
+  const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  const body = JSON.stringify({ error: { message, type, param: null, code: null } });
+  return `Provider request failed with HTTP ${status}: ${body}`;
+}
+
+/** The tools whose calls change files in the workspace, and so the snapshot a step ends with. */
+const WRITES = new Set(['edit', 'write', 'apply_patch', 'multiedit']);
+
+export const inputPath = (input: Readonly<Record<string, unknown>>): string | undefined => {
+  const path = input.path ?? input.filePath;
+  return typeof path === 'string' ? path : undefined;
+};
+
+/** The permission the real tools ask by (the writers ask for edit) and what it names: command, path, pattern. */
+export function toolPermission(
+  tool: string,
+  input: Readonly<Record<string, unknown>>,
+): { action: string; resource: string } {
+  const value = tool === 'bash' ? input.command : (inputPath(input) ?? input.pattern);
+  return { action: WRITES.has(tool) ? 'edit' : tool, resource: typeof value === 'string' ? value : '*' };
+}
+
+/** Makes the workspace's snapshots: the one a turn starts from, and the next after each change. */
+export interface Snapshots {
+  start: string;
+  after(files: readonly string[]): string;
+}
+
 /**
- * Where each step falls in time, from `start`, with ids made for the instants they name. A step opens a model
- * step (an assistant message) when none is open; a tool closes its step unless another tool follows; fail and
- * retry close it with their error; the end of the script closes what is still open.
+ * Where each step falls in time, from `start`, with ids made for the instants they name. A model step shows
+ * from its first token; its parts stream one after another; when the stream ends its tools are called and
+ * run side by side, and the step ends when the last has answered. A tool closes its step unless another tool
+ * follows. A retry is the runtime's own affair and shows nothing (what its attempt streamed never arrived):
+ * the third in a row, a status no client retries, a dropped stream and `fail` end the step and the turn.
  */
 function layout(
   steps: readonly TurnStep[],
   start: number,
   ids: IdMaker,
   context: number,
+  snapshots: Snapshots,
+  provider = 'anthropic',
 ): { steps: PlannedStep[]; end: number } {
   const out: PlannedStep[] = [];
   let t = start;
   let open: { messageID: string; at: number; parts: PlannedPart[] } | undefined;
-  let retries = 0;
+  let snapshot = snapshots.start;
+  let failures = 0;
   let input = context;
   let added = 0;
   let output = 0;
   let reasoning = 0;
   let results = 0;
-  const close = (end: PlannedStep['end']) => {
-    if (open) out.push({ ...open, end });
+  let over = false;
+  const close = (end: (streamed: number) => PlannedStep['end']) => {
+    if (!open) return;
+    const streamed = t;
+    const tools = open.parts.filter((p): p is Extract<PlannedPart, { kind: 'tool' }> => p.kind === 'tool');
+    const files = [...new Set(tools.filter((p) => WRITES.has(p.tool)).flatMap((p) => inputPath(p.input) ?? []))];
+    const ended = end(streamed);
+    if (ended.kind === 'ended') t = ended.at = Math.max(streamed, ...tools.map((p) => streamed + p.takes));
+    const next = ended.kind === 'ended' && files.length ? snapshots.after(files) : snapshot;
+    out.push({ ...open, streamed, end: ended, snapshot: { start: snapshot, end: next, files } });
+    snapshot = next;
     open = undefined;
   };
-  const usage = (finish: 'stop' | 'tool-calls'): PlannedStep['end'] => {
-    // A step reads the context its predecessor sent from the provider's cache and writes what is new.
-    const read = out.length === 0 ? Math.floor(input * 0.6) : input - added;
-    const tokens: TokenUsage = { input, output, reasoning, cache: { read, write: input - read } };
-    const cost =
-      Math.round(read * PRICE.read + (input - read) * PRICE.write + (output + reasoning) * PRICE.output) / 1e6;
-    added = output + reasoning + results;
-    input += added;
-    output = reasoning = results = 0;
-    return { kind: 'ended', at: t, finish, cost, tokens };
+  const usage =
+    (finish: 'stop' | 'tool-calls') =>
+    (at: number): PlannedStep['end'] => {
+      // A step reads the context its predecessor sent from the provider's cache and writes what is new.
+      const read = out.length === 0 ? Math.floor(input * 0.6) : input - added;
+      const tokens: TokenUsage = { input, output, reasoning, cache: { read, write: input - read } };
+      const cost =
+        Math.round(read * PRICE.read + (input - read) * PRICE.write + (output + reasoning) * PRICE.output) / 1e6;
+      added = output + reasoning + results;
+      input += added;
+      output = reasoning = results = 0;
+      return { kind: 'ended', at, finish, cost, tokens };
+    };
+  /** Ends the turn with a failed step: the one streaming, or one that shows only its start and its failure. */
+  const fail = (message: string) => {
+    open ??= { messageID: ids('msg_', t), at: t, parts: [] };
+    close((at) => ({ kind: 'failed', at, message }));
+    over = true;
   };
   steps.forEach((step, i) => {
-    const opens = open === undefined;
-    if (!open) open = { messageID: ids('msg_', t), at: t, parts: [] };
-    t += Math.round(step.after ?? (opens ? FIRST_TOKEN : BETWEEN));
+    if (over) return;
+    const pause = Math.round(step.after ?? (open ? BETWEEN : FIRST_TOKEN));
+    t += pause;
     switch (step.kind) {
       case 'text':
       case 'reasoning': {
+        failures = 0;
         const chunk = step.chunk ?? CHUNK[step.kind];
         const every = Math.round(step.every ?? EVERY[step.kind]);
+        // A part shows with its first piece, which comes `every` after the pause, as a model streams it.
+        t += every;
+        open ??= { messageID: ids('msg_', t), at: t, parts: [] };
         open.parts.push({ kind: step.kind, id: ids('prt_', t), at: t, text: step.text, chunk, every });
-        t += every * chunks(step.text, chunk).length;
+        t += every * (chunks(step.text, chunk).length - 1);
         if (step.kind === 'text') output += tokensOf(step.text);
         else reasoning += tokensOf(step.text);
         break;
       }
       case 'tool': {
+        failures = 0;
+        open ??= { messageID: ids('msg_', t), at: t, parts: [] };
         const chunk = step.chunk ?? CHUNK.tool;
         const every = Math.round(step.every ?? EVERY.tool);
         const takes = Math.round(step.takes ?? TOOL_TAKES);
@@ -114,29 +190,35 @@ function layout(
         if (step.result !== undefined) part.result = step.result;
         if (step.error !== undefined) part.error = step.error;
         if (step.structured !== undefined) part.structured = { ...step.structured };
+        if (step.tool === 'question') part.asks = 'question';
+        else if (step.ask) part.asks = 'permission';
         open.parts.push(part);
         const json = JSON.stringify(args);
-        t += every * chunks(json, chunk).length + takes;
+        t += every * chunks(json, chunk).length;
         output += tokensOf(json);
         results += tokensOf(step.error ?? step.result ?? '');
         if (steps[i + 1]?.kind !== 'tool') close(usage('tool-calls'));
         break;
       }
       case 'fail':
-        close({ kind: 'failed', at: t, message: step.message });
+        // A client error is not retried: what the step streamed never came, and the turn ends.
+        open = undefined;
+        fail(providerFailure(400, step.message));
         break;
       case 'retry': {
-        retries += 1;
-        const end: PlannedStep['end'] = {
-          kind: 'retried',
-          at: t,
-          attempt: step.attempt ?? retries,
-          message: step.message,
-        };
-        if (step.statusCode !== undefined) end.statusCode = step.statusCode;
-        close(end);
-        t += Math.round(step.wait ?? RETRY_WAIT);
+        if (step.cut) {
+          fail(`Failed to read ${provider}/openai-compatible-chat stream`);
+          break;
+        }
+        const status = step.statusCode ?? 500;
+        open = undefined;
         output = reasoning = results = 0;
+        failures += 1;
+        if (!RETRYABLE(status) || failures >= ATTEMPTS) {
+          fail(providerFailure(status, step.message));
+          break;
+        }
+        t += Math.round(step.wait ?? RETRY_WAIT);
         break;
       }
     }
@@ -147,7 +229,7 @@ function layout(
 
 /** Stretches (or shrinks) a generated turn to last `run` ms: the scenario's `busyAfterSynthetic`. */
 function fitTo(steps: TurnStep[], run: number, context: number): TurnStep[] {
-  const natural = layout(steps, 0, NO_IDS, context).end;
+  const natural = layout(steps, 0, NO_IDS, context, NO_SNAPSHOTS).end;
   const factor = natural > 0 ? run / natural : 0;
   const scale = (ms: number | undefined) => (ms === undefined ? undefined : Math.floor(ms * factor));
   const scaled = steps.map((step): TurnStep => {
@@ -169,7 +251,7 @@ function fitTo(steps: TurnStep[], run: number, context: number): TurnStep[] {
   });
   // Whole milliseconds lose a little; the last pause takes it up so the turn ends exactly on time.
   const last = scaled.length - 1;
-  const slack = run - layout(scaled, 0, NO_IDS, context).end;
+  const slack = run - layout(scaled, 0, NO_IDS, context, NO_SNAPSHOTS).end;
   scaled[last] = { ...(scaled[last] as TurnStep), after: (scaled[last]?.after ?? 0) + slack };
   return scaled;
 }
@@ -195,6 +277,14 @@ export function planTurn(
   const run = state.definition.busyAfterSynthetic;
   if (!script && run !== undefined) steps = fitTo([...steps], run, context);
   const ids: IdMaker = (prefix, at) => world.ids.ascending(prefix, at);
+  const directory =
+    state.location?.directory ?? state.definition.location?.directory ?? world.scenario.project?.directory;
+  const seed = `${world.scenario.seed}:snapshot:${state.definition.id}:${number}`;
+  let changes = 0;
+  const snapshots: Snapshots = {
+    start: state.snapshot ?? treeHash(`${world.scenario.seed}:snapshot`),
+    after: () => treeHash(`${seed}:${changes++}`),
+  };
   return {
     sessionID: state.definition.id,
     promptID: prompt.messageID,
@@ -203,13 +293,122 @@ export function planTurn(
     agent: state.agent,
     model: { ...state.model },
     start,
-    steps: layout(steps, start, ids, context).steps,
+    steps: layout(steps, start, ids, context, snapshots, state.model.providerID).steps,
+    ...(directory ? { directory } : {}),
   };
 }
 
 const expanded = new WeakMap<TurnPlan, TurnEntry[]>();
 
-/** Every event of a turn, in order, each with its instant (computed once per plan). */
+type Json = Record<string, unknown>;
+type ToolPart = Extract<PlannedPart, { kind: 'tool' }>;
+type TextContent = { type: 'text'; text: string };
+
+const text = (value: string): TextContent => ({ type: 'text', text: value });
+const lines = (value: string | undefined) => (value ?? '').split('\n').filter((l) => l.trim() !== '');
+
+/**
+ * What a tool answers, in the real tools' shapes (bash's exit, read's file, the search tools' matches, the
+ * writers' changes); the script's `result` is the text, its `structured` is laid over the tool's own.
+ */
+export function toolOutcome(part: ToolPart, directory: string): { structured: Json; content: TextContent[] } {
+  const result = part.result;
+  const path = inputPath(part.input) ?? '';
+  const absolute = path.startsWith('/') ? path : `${directory.replace(/\/+$/, '')}/${path}`;
+  const own = (): { structured: Json; content: TextContent[] } => {
+    switch (part.tool) {
+      case 'bash': {
+        // The real bash tool answers every exit: an error is what a failing command printed, and its status.
+        const failed = part.error !== undefined;
+        const exit = typeof part.structured?.exit === 'number' ? part.structured.exit : failed ? 1 : 0;
+        return {
+          structured: { exit, truncated: false },
+          content: [text((failed ? part.error : result) || '(no output)'), text(`Command exited with code ${exit}.`)],
+        };
+      }
+      case 'read':
+        return {
+          structured: {
+            uri: `file://${absolute}`,
+            name: path.split('/').pop() ?? path,
+            content: result ?? '',
+            encoding: 'utf8',
+            mime: 'text/plain',
+          },
+          content: [],
+        };
+      case 'glob':
+        return {
+          structured: { value: lines(result).map((p) => ({ path: p, type: 'file' })) },
+          content: [text(result ?? '')],
+        };
+      case 'grep': {
+        const pattern = typeof part.input.pattern === 'string' ? part.input.pattern : '';
+        // Matches as the real tool lists them ("file:" then "  Line N: text"), or as grep prints them.
+        let file = '';
+        const value = lines(result).flatMap((line) => {
+          const grep = /^(.+?):(\d+):(.*)$/.exec(line);
+          const listed = /^\s+Line (\d+): (.*)$/.exec(line);
+          if (!grep && !listed && line.endsWith(':')) file = line.slice(0, -1);
+          const match = grep
+            ? { path: grep[1], line: grep[2], text: grep[3] }
+            : listed && { path: file, line: listed[1], text: listed[2] };
+          if (!match) return [];
+          const found = (match.text as string).indexOf(pattern);
+          return [
+            {
+              entry: { path: match.path, type: 'file' },
+              line: Number(match.line),
+              offset: 0,
+              text: `${match.text}\n`,
+              submatches: found < 0 ? [] : [{ text: pattern, start: found, end: found + pattern.length }],
+            },
+          ];
+        });
+        return { structured: { value }, content: [text(result ?? '')] };
+      }
+      case 'write':
+        return {
+          structured: { operation: 'write', target: absolute, resource: path, existed: false },
+          content: [text(result ?? `Created file successfully: ${path}`)],
+        };
+      case 'edit':
+        return {
+          structured: {
+            files: [{ file: path, patch: '', additions: 1, deletions: 1, status: 'modified' }],
+            replacements: 1,
+          },
+          content: [text(result ?? `Edited file successfully: ${path}`)],
+        };
+      default:
+        return { structured: {}, content: result === undefined ? [] : [text(result)] };
+    }
+  };
+  const outcome = own();
+  return { ...outcome, structured: { ...outcome.structured, ...(part.structured ?? {}) } };
+}
+
+/** The question tool's answer, as the real one words it. */
+export function questionOutcome(input: Json, answers: string[][]): { structured: Json; content: TextContent[] } {
+  const questions = Array.isArray(input.questions) ? (input.questions as Array<{ question?: unknown }>) : [];
+  const pairs = questions.map((q, i) => `"${String(q.question ?? '')}"="${(answers[i] ?? []).join(', ')}"`);
+  return {
+    structured: { answers },
+    content: [
+      text(
+        `User has answered your questions: ${pairs.join(', ')}. You can now continue with the user's answers in mind.`,
+      ),
+    ],
+  };
+}
+
+/** The message a tool fails with when its ask is rejected or its turn interrupted. */
+export const TOOL_INTERRUPTED = 'Tool execution interrupted';
+
+/**
+ * Every event of a turn, in order, each with its instant (computed once per plan). An entry with `asks`
+ * holds no event: there the turn's asking tools ask, and it waits for the answers.
+ */
 export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
   const known = expanded.get(plan);
   if (known) return known;
@@ -225,73 +424,86 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
       ...base,
       agent: plan.agent,
       model: { ...plan.model },
+      snapshot: step.snapshot.start,
     });
-    for (const part of step.parts) {
+    const tools: ToolPart[] = [];
+    // Reasoning ends as the next part starts; text and tool inputs as the model's stream ends.
+    const atEnd: Array<() => void> = [];
+    step.parts.forEach((part, k) => {
+      const pieces = chunks(part.kind === 'tool' ? JSON.stringify(part.input) : part.text, part.chunk);
+      // Text and reasoning show with their first piece; a tool's input starts with its name, then streams.
+      const deltaAt = (n: number) => part.at + part.every * (part.kind === 'tool' ? n + 1 : n);
       if (part.kind === 'tool') {
+        tools.push(part);
         const ref = { ...base, callID: part.callID };
-        const json = JSON.stringify(part.input);
-        const pieces = chunks(json, part.chunk);
-        const called = part.at + part.every * pieces.length;
-        const done = called + part.takes;
         push(part.at, 'session.next.tool.input.started', { timestamp: part.at, ...ref, name: part.tool });
-        pieces.forEach((delta, k) =>
-          push(part.at + part.every * (k + 1), 'session.next.tool.input.delta', {
-            timestamp: part.at + part.every * (k + 1),
-            ...ref,
-            delta,
-          }),
+        pieces.forEach((delta, n) =>
+          push(deltaAt(n), 'session.next.tool.input.delta', { timestamp: deltaAt(n), ...ref, delta }),
         );
-        push(called, 'session.next.tool.input.ended', { timestamp: called, ...ref, text: json });
-        push(called, 'session.next.tool.called', {
-          timestamp: called,
-          ...ref,
-          tool: part.tool,
-          input: part.input,
-          provider,
-        });
-        if (part.error !== undefined) {
-          push(done, 'session.next.tool.failed', {
-            timestamp: done,
-            ...ref,
-            error: { type: 'unknown', message: part.error },
-            provider,
-          });
-        } else {
-          const content = part.result === undefined ? [] : [{ type: 'text' as const, text: part.result }];
-          push(done, 'session.next.tool.success', {
-            timestamp: done,
-            ...ref,
-            structured: part.structured ?? {},
-            content,
-            provider,
-          });
-        }
-        continue;
+        return;
       }
-      const pieces = chunks(part.text, part.chunk);
-      const end = part.at + part.every * pieces.length;
+      const next = step.parts[k + 1];
+      const endsAt = part.kind === 'reasoning' && next ? next.at : step.streamed;
       if (part.kind === 'text') {
         const ref = { ...base, textID: part.id };
         push(part.at, 'session.next.text.started', { timestamp: part.at, ...ref });
-        pieces.forEach((delta, k) =>
-          push(part.at + part.every * (k + 1), 'session.next.text.delta', {
-            timestamp: part.at + part.every * (k + 1),
-            ...ref,
-            delta,
-          }),
+        pieces.forEach((delta, n) =>
+          push(deltaAt(n), 'session.next.text.delta', { timestamp: deltaAt(n), ...ref, delta }),
         );
-        push(end, 'session.next.text.ended', { timestamp: end, ...ref, text: part.text });
+        const ended = () => push(endsAt, 'session.next.text.ended', { timestamp: endsAt, ...ref, text: part.text });
+        if (next && next.kind !== 'tool') ended();
+        else atEnd.push(ended);
+        return;
+      }
+      const ref = { ...base, reasoningID: part.id };
+      push(part.at, 'session.next.reasoning.started', { timestamp: part.at, ...ref });
+      pieces.forEach((delta, n) =>
+        push(deltaAt(n), 'session.next.reasoning.delta', { timestamp: deltaAt(n), ...ref, delta }),
+      );
+      const ended = () => push(endsAt, 'session.next.reasoning.ended', { timestamp: endsAt, ...ref, text: part.text });
+      if (next) ended();
+      else atEnd.push(ended);
+    });
+    const streamed = step.streamed;
+    for (const part of tools) {
+      const ref = { ...base, callID: part.callID };
+      push(streamed, 'session.next.tool.input.ended', {
+        timestamp: streamed,
+        ...ref,
+        text: JSON.stringify(part.input),
+      });
+      push(streamed, 'session.next.tool.called', {
+        timestamp: streamed,
+        ...ref,
+        tool: part.tool,
+        input: part.input,
+        provider,
+      });
+    }
+    for (const ended of atEnd) ended();
+    // Called, each tool asks what it must (a question; a permission the rules leave asking) before it runs.
+    if (tools.length) out.push({ at: streamed, asks: { messageID: step.messageID, parts: tools } });
+    // The tools run side by side: each answers when it is done, the quickest first.
+    const finished = [...tools].sort((a, b) => a.takes - b.takes);
+    for (const part of finished) {
+      const done = streamed + part.takes;
+      const ref = { ...base, callID: part.callID };
+      if (part.error !== undefined && part.tool !== 'bash') {
+        push(done, 'session.next.tool.failed', {
+          timestamp: done,
+          ...ref,
+          error: { type: 'unknown', message: part.error },
+          result: { type: 'error', value: part.error },
+          provider,
+        });
       } else {
-        const ref = { ...base, reasoningID: part.id };
-        push(part.at, 'session.next.reasoning.started', { timestamp: part.at, ...ref });
-        pieces.forEach((delta, k) =>
-          push(part.at + part.every * (k + 1), 'session.next.reasoning.delta', {
-            timestamp: part.at + part.every * (k + 1),
-            ...ref,
-            delta,
-          }),
-        );
-        push(end, 'session.next.reasoning.ended', { timestamp: end, ...ref, text: part.text });
+        push(done, 'session.next.tool.success', {
+          timestamp: done,
+          ...ref,
+          ...toolOutcome(part, plan.directory ?? '/'),
+          outputPaths: [],
+          provider,
+        });
       }
     }
     const end = step.end;
@@ -302,27 +514,24 @@ export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
         finish: end.finish,
         cost: end.cost,
         tokens: end.tokens,
+        snapshot: step.snapshot.end,
+        files: step.snapshot.files,
       });
-    else if (end.kind === 'failed')
+    else
       push(end.at, 'session.next.step.failed', {
         timestamp: end.at,
         ...base,
         error: { type: 'unknown', message: end.message },
       });
-    else {
-      const error = {
-        message: end.message,
-        isRetryable: true,
-        ...(end.statusCode === undefined ? {} : { statusCode: end.statusCode }),
-      };
-      push(end.at, 'session.next.retried', { timestamp: end.at, sessionID, attempt: end.attempt, error });
-    }
   }
   expanded.set(plan, out);
   return out;
 }
 
-/** When the playing turn next does something; undefined when none plays. */
+/** When the playing turn next does something; undefined when none plays, or it waits on an answer. */
 export function nextTurnInstant(state: SessionState): number | undefined {
-  return state.turn ? turnEntries(state.turn.plan)[state.turn.position]?.at : undefined;
+  const turn = state.turn;
+  if (!turn || turn.waits) return undefined;
+  const entry = turnEntries(turn.plan)[turn.position];
+  return entry && entry.at + turn.delay;
 }

@@ -55,6 +55,8 @@ export type TurnStep =
       readonly result?: string;
       readonly error?: string;
       readonly structured?: Readonly<Record<string, unknown>>;
+      /** The call asks for its permission first, and waits for the reply (the question tool always asks). */
+      readonly ask?: boolean;
       readonly takes?: number;
       readonly after?: number;
       readonly chunk?: number;
@@ -152,20 +154,38 @@ export type PlannedPart =
       result?: string;
       error?: string;
       structured?: Record<string, unknown>;
+      /** The call waits for an answer before it runs: its permission (when the rules ask), or its question. */
+      asks?: 'permission' | 'question';
     };
 
-/** How a model step ends: it finishes, it fails (ending the turn), or its call is retried. */
+/**
+ * How a model step ends: it finishes, or it fails (ending the turn). Failing with no part streamed, it shows
+ * only its start and its failure.
+ */
 export type PlannedStepEnd =
   | { kind: 'ended'; at: number; finish: 'stop' | 'tool-calls'; cost: number; tokens: TokenUsage }
-  | { kind: 'failed'; at: number; message: string }
-  | { kind: 'retried'; at: number; attempt: number; message: string; statusCode?: number };
+  | { kind: 'failed'; at: number; message: string };
 
 /** One model step: one assistant message. */
 export interface PlannedStep {
   messageID: string;
+  /** Its first token: nothing of a step shows before the model answers. */
   at: number;
+  /** When the model's stream ends: tool inputs end and the tools are called, the text ends. */
+  streamed: number;
   parts: PlannedPart[];
   end: PlannedStepEnd;
+  /** The workspace's snapshot as the step starts, and as it ends with the files its tools changed. */
+  snapshot: { start: string; end: string; files: string[] };
+}
+
+/** A question or permission a turn waits on, and the tool call it holds. */
+export interface TurnWait {
+  kind: 'permission' | 'question';
+  requestID: string;
+  callID: string;
+  /** Once answered: rejected, or allowed (a question with its answers). */
+  answer?: { rejected: boolean; answers?: string[][] };
 }
 
 /**
@@ -184,6 +204,8 @@ export interface TurnPlan {
   model: ModelRef;
   start: number;
   steps: PlannedStep[];
+  /** Where the session runs, for the paths its tools answer with. */
+  directory?: string;
 }
 
 export interface PlayingTurn {
@@ -192,6 +214,12 @@ export interface PlayingTurn {
   position: number;
   /** The assistant message of the step under way. */
   message?: MessageRecord;
+  /** How much later than planned what is left plays: the time spent waiting on answers. */
+  delay: number;
+  /** The answers it waits on; the turn stands still until every one is settled. */
+  waits?: TurnWait[];
+  /** Question answers, by call, for the question tool's result. */
+  answers?: Record<string, string[][]>;
 }
 
 export interface SessionState {
@@ -207,6 +235,8 @@ export interface SessionState {
   model: ModelRef;
   /** The turn playing now, if one is. */
   turn?: PlayingTurn;
+  /** The workspace's snapshot as the last step left it (its turns' tools change files). */
+  snapshot?: string;
   /** Admitted prompts waiting for the turn before them, oldest first. */
   queue: QueuedPrompt[];
   /** Turns started so far (scripted ones play first). */
@@ -314,6 +344,17 @@ declare module '../../state/events.js' {
     'session.next.retried': { timestamp: number; sessionID: string; attempt: number; error: RetryError };
     /** sim: a turn starts to play, with everything it will do (its events follow from this plan alone). */
     'session.turn.started': TurnPlan;
+    /** sim: an answer a turn waits on (the permission or question kind tells the session). */
+    'session.turn.answered': { sessionID: string; requestID: string; rejected: boolean; answers?: string[][] };
+    /** sim: a turn's tools wait on these answers (a permission or a question asked mid-turn). */
+    'session.turn.waiting': { sessionID: string; waits: TurnWait[] };
+    /**
+     * sim: every answer is in: the turn goes on `delay` ms later than planned, or ends (a rejection), and the
+     * question tool answers with what was answered.
+     */
+    'session.turn.resumed': { sessionID: string; delay: number; ends: boolean; answers: Record<string, string[][]> };
+    /** sim: a session is running a turn or not; the real server announces no status for a prompted turn. */
+    'session.turn.status': { sessionID: string; status: { type: 'busy' | 'idle' } };
     /** sim: a compaction request durably admitted with its sequence number. */
     'session.next.compaction.admitted': {
       timestamp: number;

@@ -43,4 +43,43 @@ describe("the real runtime's configuration", () => {
     expect(config.permission).toEqual({ webfetch: 'deny', websearch: 'deny' });
     expect(config).not.toHaveProperty('agent');
   });
+
+  it('asks for each call a script marks ask, whatever the rules before it say', () => {
+    const step = (tool: string, input: Record<string, unknown>, ask?: boolean) => ({
+      kind: 'tool' as const,
+      tool,
+      input,
+      ...(ask ? { ask } : {}),
+    });
+    const sessions = [
+      {
+        turns: [
+          {
+            order: 0,
+            steps: [
+              step('bash', { command: 'npm test' }, true),
+              step('write', { path: 'a.txt', content: '' }, true),
+              step('read', { path: 'b.txt' }),
+            ],
+          },
+        ],
+      },
+    ] as never;
+    const config = runtimeConfig(
+      {},
+      {
+        agents: [{ id: 'build', permissions: [{ action: '*', resource: '*', effect: 'allow' }] }],
+        sessions,
+      },
+    );
+    expect(config.permission).toEqual({
+      bash: { 'npm test': 'ask' },
+      edit: { 'a.txt': 'ask' },
+      webfetch: 'deny',
+      websearch: 'deny',
+    });
+    expect(config.agent).toEqual({
+      build: { permission: { '*': { '*': 'allow' }, bash: { 'npm test': 'ask' }, edit: { 'a.txt': 'ask' } } },
+    });
+  });
 });

@@ -16,6 +16,10 @@ const mapping = schemas.V2Event.discriminator.mapping as Record<string, string>;
 // Every key of the catalog, spelled out so that a new domain event fails here until it is placed.
 const CATALOG: Record<EventType, true> = {
   'session.status': true,
+  'session.turn.waiting': true,
+  'session.turn.answered': true,
+  'session.turn.resumed': true,
+  'session.turn.status': true,
   'session.created': true,
   'session.next.agent.switched': true,
   'session.next.model.switched': true,

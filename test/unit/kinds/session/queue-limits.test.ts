@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src/kinds/limits.js';
+import { pendingRequests } from '../../../../src/kinds/permission/ask.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
@@ -56,9 +57,13 @@ describe('queued prompts', () => {
     expect(engine.log.lastSeq).toBe(seq);
     expect(session?.queue).toHaveLength(LIMITS.queuedPrompt);
 
-    // Each queued prompt plays its turn as the clock moves; then the session takes prompts again.
-    for (let hour = 0; hour < 12 && (session?.queue.length || session?.status === 'busy'); hour++)
+    // Each queued prompt plays its turn as the clock moves (one that asks for a permission mid-turn is let go
+    // on, once); then the session takes prompts again.
+    for (let hour = 0; hour < 200 && (session?.queue.length || session?.status === 'busy'); hour++) {
+      for (const request of pendingRequests(engine.world!, id))
+        call(engine, 'v2.session.permission.reply', { sessionID: id, requestID: request.id }, { reply: 'once' });
       engine.advance(3_600_000);
+    }
     expect(session?.queue).toEqual([]);
     expect(session?.status).toBe('idle');
     prompt(engine, id, 'after the queue drained');

@@ -19,6 +19,7 @@ import type { DomainEvent, EventCatalog } from '../../../../src/state/events.js'
 import { createRandom } from '../../../../src/state/random.js';
 import { eventProblems } from '../../../support/spec-validator.js';
 
+type Json = Record<string, unknown>;
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const OTHER = 'ses_dfc5ad9f0ffeQm3LpX8vT2bNcR';
 const FIRST = 'msg_203a52106001tZWYWeFGLbY095';
@@ -149,43 +150,48 @@ describe('a scripted turn', () => {
   it('plays its events in order, each at its own instant as the clock advances', () => {
     const { engine, start } = engineFor();
     synthetic(engine, SES, 'Run the tests');
+    // Nothing of a step shows before the model's first token; the session's busy is the simulator's own.
     expect(timeline(engine, start)).toEqual([
       ['session.next.synthetic', 0],
       ['session.next.prompt.admitted', 0],
       ['session.turn.started', 0],
-      ['session.status', 0],
-      ['session.next.step.started', 0],
+      ['session.turn.status', 0],
     ]);
     engine.advance(999);
-    expect(timeline(engine, start).slice(5)).toEqual([
-      ['session.next.reasoning.started', 700],
+    expect(timeline(engine, start).slice(4)).toEqual([
+      ['session.next.step.started', 800],
+      ['session.next.reasoning.started', 800],
       ['session.next.reasoning.delta', 800],
       ['session.next.reasoning.delta', 900],
     ]);
     engine.advance(10_000);
-    expect(timeline(engine, start).slice(5)).toEqual([
-      ['session.next.reasoning.started', 700],
+    // Reasoning ends as the tool's input starts; the input ends and the tool is called as the stream ends,
+    // where the tool's permission is weighed (session.turn.waiting: nothing asked); then it runs.
+    expect(timeline(engine, start).slice(4)).toEqual([
+      ['session.next.step.started', 800],
+      ['session.next.reasoning.started', 800],
       ['session.next.reasoning.delta', 800],
       ['session.next.reasoning.delta', 900],
       ['session.next.reasoning.delta', 1000],
-      ['session.next.reasoning.ended', 1000],
+      ['session.next.reasoning.ended', 1250],
       ['session.next.tool.input.started', 1250],
       ['session.next.tool.input.delta', 1260],
       ['session.next.tool.input.ended', 1260],
       ['session.next.tool.called', 1260],
+      ['session.turn.waiting', 1260],
       ['session.next.tool.success', 3260],
       ['session.next.step.ended', 3260],
-      ['session.next.step.started', 3260],
-      ['session.next.text.started', 3960],
+      ['session.next.step.started', 4010],
+      ['session.next.text.started', 4010],
       ['session.next.text.delta', 4010],
       ['session.next.text.delta', 4060],
       ['session.next.text.ended', 4060],
       ['session.next.step.ended', 4060],
-      ['session.status', 4060],
+      ['session.turn.status', 4060],
     ]);
     const all = events(engine);
     // Every event of the turn is committed by the timer of its session, at the instant its data names.
-    for (const e of all.slice(5)) {
+    for (const e of all.slice(4)) {
       expect(e.cause).toEqual({ timer: `session:${SES}` });
       if ('timestamp' in e.data) expect(e.data.timestamp).toBe(e.time);
     }
@@ -201,49 +207,71 @@ describe('a scripted turn', () => {
       .filter((e) => e.type === 'session.next.reasoning.delta')
       .map((e) => (e.data as { delta: string }).delta);
     expect(deltas).toEqual(['Check the ', 'profile pa', 'ge first.']);
+    // bash answers as the real one: its output, its exit status said twice.
     expect(all.find((e) => e.type === 'session.next.tool.success')?.data).toMatchObject({
-      content: [{ type: 'text', text: '42 passed' }],
-      structured: {},
+      content: [
+        { type: 'text', text: '42 passed' },
+        { type: 'text', text: 'Command exited with code 0.' },
+      ],
+      structured: { exit: 0, truncated: false },
+      outputPaths: [],
       provider: { executed: false },
     });
-    expect(all.map((e) => e.type).filter((t) => t === 'session.status').length).toBe(2);
+    // The real server announces no status for a turn.
+    expect(all.map((e) => e.type)).not.toContain('session.status');
   });
 
   it('shows its messages as they come to exist, each valid against the spec', () => {
-    const { engine } = engineFor();
+    const { engine, start } = engineFor();
     synthetic(engine, SES, 'Run the tests');
+    expect(page(engine, SES, 1)[0]?.type).toBe('synthetic');
+    engine.advance(800);
     const [assistant] = page(engine, SES, 1);
     expect(assistant).toMatchObject({
       type: 'assistant',
       agent: 'build',
       model: { id: 'claude-sonnet-4-5', providerID: 'anthropic' },
-      content: [],
+      content: [{ type: 'reasoning', text: '' }],
+      snapshot: { start: expect.stringMatching(/^[0-9a-f]{40}$/) },
     });
-    engine.advance(900);
-    expect(page(engine, SES, 1)[0]).toMatchObject({ content: [{ type: 'reasoning', text: '' }] });
-    engine.advance(100);
+    engine.advance(450);
     expect(page(engine, SES, 1)[0]).toMatchObject({
-      content: [{ type: 'reasoning', text: 'Check the profile page first.' }],
+      content: [
+        { type: 'reasoning', text: 'Check the profile page first.' },
+        { type: 'tool', state: { status: 'pending' } },
+      ],
     });
-    engine.advance(260);
+    engine.advance(10);
     expect(page(engine, SES, 1)[0]).toMatchObject({
       content: [
         { type: 'reasoning' },
-        { type: 'tool', name: 'bash', state: { status: 'running', input: { command: 'npm test' } } },
+        {
+          type: 'tool',
+          name: 'bash',
+          provider: { executed: false },
+          state: { status: 'running', input: { command: 'npm test' } },
+        },
       ],
     });
     expect(messageProblems(engine, SES)).toEqual([]);
     engine.advance(2000);
-    const [reply, work] = page(engine, SES, 2);
+    const [work] = page(engine, SES, 1);
     expect(work).toMatchObject({
       finish: 'tool-calls',
       content: [
         { type: 'reasoning' },
-        { type: 'tool', state: { status: 'completed', content: [{ type: 'text', text: '42 passed' }] } },
+        {
+          type: 'tool',
+          state: {
+            status: 'completed',
+            content: [{ type: 'text', text: '42 passed' }, { type: 'text' }],
+            outputPaths: [],
+          },
+        },
       ],
+      snapshot: { start: (assistant?.snapshot as Json).start, end: (assistant?.snapshot as Json).start, files: [] },
     });
-    expect(work?.time).toEqual({ created: assistant?.time.created, completed: (assistant?.time.created ?? 0) + 3260 });
-    expect(reply).toMatchObject({ type: 'assistant', content: [] });
+    expect(work?.time).toEqual({ created: start + 800, completed: start + 3260 });
     engine.advance(800);
     expect(page(engine, SES, 1)[0]).toMatchObject({
       finish: 'stop',
@@ -274,11 +302,12 @@ describe('a scripted turn', () => {
     engine.advance(10_000);
     synthetic(engine, SES, 'Once more');
     engine.advance(10_000);
-    const published = events(engine).filter((e) => e.type !== 'session.turn.started');
+    // The simulator's own session.turn.* stay in the world; a retry shows nothing, as on the real server.
+    const published = events(engine).filter((e) => !e.type.startsWith('session.turn.'));
     expect(new Set(published.map((e) => e.type))).toEqual(
       new Set(
-        [...Object.keys(EXACT), 'session.status', 'session.next.synthetic'].filter(
-          (t) => t !== 'session.next.tool.failed',
+        [...Object.keys(EXACT), 'session.next.synthetic'].filter(
+          (t) => t !== 'session.next.tool.failed' && t !== 'session.next.retried',
         ),
       ),
     );
@@ -313,23 +342,27 @@ describe('turns after the first', () => {
       ['session.next.synthetic', 0],
       ['session.next.prompt.admitted', 0],
       ['session.turn.started', 0],
-      ['session.status', 0],
-      ['session.next.step.started', 0],
+      ['session.turn.status', 0],
+      ['session.next.step.started', 1000],
       ['session.next.step.failed', 1000],
-      ['session.status', 1000],
+      ['session.turn.status', 1000],
     ]);
+    // The provider's client error, as the real runtime words it.
+    const message =
+      'Provider request failed with HTTP 400: {"error":{"message":"Provider overloaded","type":"invalid_request_error","param":null,"code":null}}';
     expect(events(engine).find((e) => e.type === 'session.next.step.failed')?.data).toMatchObject({
-      error: { type: 'unknown', message: 'Provider overloaded' },
+      error: { type: 'unknown', message },
     });
     expect(page(engine, SES, 1)[0]).toMatchObject({
       type: 'assistant',
       content: [],
-      error: { type: 'unknown', message: 'Provider overloaded' },
+      finish: 'error',
+      error: { type: 'unknown', message },
     });
     expect(messageProblems(engine, SES)).toEqual([]);
   });
 
-  it('retry: the attempt ends with the error, and the retried attempt is a new step after the wait', () => {
+  it('retry: the runtime retries the call and shows nothing of it but the wait', () => {
     const { engine, start } = engineFor();
     for (const text of ['one', 'two', 'three']) {
       synthetic(engine, SES, text);
@@ -340,27 +373,45 @@ describe('turns after the first', () => {
       ['session.next.synthetic', 0],
       ['session.next.prompt.admitted', 0],
       ['session.turn.started', 0],
-      ['session.status', 0],
-      ['session.next.step.started', 0],
-      ['session.next.retried', 200],
-      ['session.next.step.started', 1200],
+      ['session.turn.status', 0],
+      ['session.next.step.started', 1900],
       ['session.next.text.started', 1900],
       ['session.next.text.delta', 1900],
       ['session.next.text.delta', 1900],
       ['session.next.text.ended', 1900],
       ['session.next.step.ended', 1900],
-      ['session.status', 1900],
+      ['session.turn.status', 1900],
     ]);
-    expect(third.find((e) => e.type === 'session.next.retried')?.data).toEqual({
-      timestamp: start + 10_200,
-      sessionID: SES,
-      attempt: 1,
-      error: { message: 'rate limited', statusCode: 429, isRetryable: true },
-    });
-    expect(page(engine, SES, 2).map((m) => [m.error, m.finish])).toEqual([
-      [undefined, 'stop'],
-      [{ type: 'unknown', message: 'rate limited' }, undefined],
+    expect(page(engine, SES, 1).map((m) => [m.error, m.finish])).toEqual([[undefined, 'stop']]);
+  });
+
+  it('retries three times in a row: the step fails with the provider error and the turn ends', () => {
+    const scenario = {
+      ...SCENARIO,
+      turns: [
+        {
+          session: SES,
+          steps: [
+            ...Array.from({ length: 3 }, () => ({ retry: { message: 'Overloaded', statusCode: 529, wait: '1s' } })),
+            { text: 'Never.' },
+          ],
+        },
+      ],
+    };
+    const { engine } = engineFor(scenario);
+    synthetic(engine, SES, 'go');
+    engine.advance(60_000);
+    const turn = events(engine).filter(
+      (e) => e.type.startsWith('session.next.') && e.type !== 'session.next.synthetic',
+    );
+    expect(turn.map((e) => e.type)).toEqual([
+      'session.next.prompt.admitted',
+      'session.next.step.started',
+      'session.next.step.failed',
     ]);
+    expect((turn[2]?.data as { error: { message: string } }).error.message).toMatch(
+      /^Provider request failed with HTTP 529: \{"error":\{"message":"Overloaded","type":"server_error"/,
+    );
   });
 
   it('once the scripted turns are used, play turns generated from the seed', () => {
@@ -397,12 +448,12 @@ describe('turns after the first', () => {
       ['session.next.text.ended', 4060],
       ['session.next.step.ended', 4060],
       ['session.turn.started', 4060],
-      ['session.next.step.started', 4060],
     ]);
     engine.advance(2000);
-    expect(timeline(engine, start).filter(([type]) => type === 'session.status')).toEqual([
-      ['session.status', 0],
-      ['session.status', 5060],
+    // Busy from the first turn's start to the second's end, without going idle between.
+    expect(timeline(engine, start).filter(([type]) => type === 'session.turn.status')).toEqual([
+      ['session.turn.status', 0],
+      ['session.turn.status', 5060],
     ]);
     expect(engine.world?.sessions.get(SES)?.queue).toEqual([]);
   });
@@ -464,7 +515,7 @@ describe('a generated turn', () => {
     expect(second.midTurn).toEqual(first.midTurn);
     expect(second.final).toEqual(first.final);
     expect(first.events.length).toBeGreaterThan(20);
-    expect(first.events.at(-1)?.[0]).toBe('session.status');
+    expect(first.events.at(-1)?.[0]).toBe('session.turn.status');
     expect(messageProblems(first.engine, OTHER)).toEqual([]);
     const other = play({ ...SCENARIO, seed: 'another-seed' });
     expect(other.final.map((m) => m.content)).not.toEqual(first.final.map((m) => m.content));
@@ -492,17 +543,26 @@ describe('a generated turn', () => {
     expect(engine.world?.sessions.get('ses_dfc5ac1e2ffeHs7KdW4yR9zPaE')?.status).toBe('busy');
     engine.advance(1);
     expect(engine.world?.sessions.get('ses_dfc5ac1e2ffeHs7KdW4yR9zPaE')?.status).toBe('idle');
-    expect(events(engine).at(-1)).toMatchObject({ type: 'session.status', time: start + 20_000 });
+    expect(events(engine).at(-1)).toMatchObject({ type: 'session.turn.status', time: start + 20_000 });
   });
 
   it('makes every kind of step over many seeds, each a turn that plays', () => {
     const kinds = new Set<string>();
     for (let i = 0; i < 60; i++) {
       const steps = generateTurn(createRandom(`variety:${i}`), 'Add dark mode', ['src/App.tsx']);
-      for (const step of steps) kinds.add(step.kind === 'tool' && step.error ? 'tool error' : step.kind);
+      for (const step of steps)
+        kinds.add(
+          step.kind !== 'tool'
+            ? step.kind
+            : step.ask
+              ? 'tool that asks'
+              : step.structured?.exit
+                ? 'command that fails'
+                : step.kind,
+        );
       expect(steps.at(-1)?.kind).toBe('text');
     }
-    expect(kinds).toEqual(new Set(['retry', 'reasoning', 'tool', 'tool error', 'text']));
+    expect(kinds).toEqual(new Set(['retry', 'reasoning', 'tool', 'command that fails', 'tool that asks', 'text']));
   });
 });
 
@@ -521,7 +581,7 @@ describe('in real time', () => {
     const began = Date.now();
     synthetic(engine, SES, 'go');
     // Nobody advances the clock: the turn ends when wall time reaches it (a loaded machine may be late).
-    const over = () => arrivals.filter(([type]) => type === 'session.status').length === 2;
+    const over = () => arrivals.filter(([type]) => type === 'session.turn.status').length === 2;
     for (const deadline = Date.now() + 5000; !over() && Date.now() < deadline;)
       await new Promise((resolve) => setTimeout(resolve, 20));
     engine.dispose();
@@ -529,7 +589,7 @@ describe('in real time', () => {
       'session.next.synthetic',
       'session.next.prompt.admitted',
       'session.turn.started',
-      'session.status',
+      'session.turn.status',
       'session.next.step.started',
       'session.next.text.started',
       'session.next.text.delta',
@@ -537,13 +597,14 @@ describe('in real time', () => {
       'session.next.text.delta',
       'session.next.text.ended',
       'session.next.step.ended',
-      'session.status',
+      'session.turn.status',
     ]);
     const at = (type: string) => (arrivals.find(([t]) => t === type)?.[1] ?? 0) - began;
-    // Timers may wake late, never early: each event arrives no sooner than its virtual offset.
-    expect(at('session.next.text.started')).toBeGreaterThanOrEqual(35);
+    // Timers may wake late, never early: each event arrives no sooner than its virtual offset (the first
+    // piece comes `every` after the pause).
+    expect(at('session.next.text.started')).toBeGreaterThanOrEqual(95);
     expect(at('session.next.text.ended')).toBeGreaterThanOrEqual(215);
-    expect(at('session.next.text.ended') - at('session.next.text.started')).toBeGreaterThanOrEqual(150);
+    expect(at('session.next.text.ended') - at('session.next.text.started')).toBeGreaterThanOrEqual(115);
   });
 });
 
@@ -637,5 +698,178 @@ describe('the turns format', () => {
       [{ kind: 'fail', message: 'no' }],
     ]);
     expect(definition.sessions[1]?.turns).toEqual([{ steps: [{ kind: 'text', text: 'x' }], order: 1 }]);
+  });
+});
+
+describe('mid-turn asks and interrupts, as the real server plays them', () => {
+  const ASKING = {
+    name: 'asking',
+    seed: 'asking',
+    sessions: [{ id: SES }],
+    turns: [
+      {
+        session: SES,
+        steps: [
+          { tool: 'bash', input: { command: 'npm test' }, ask: true, result: 'ok', takes: '1s' },
+          { text: 'Ran them.' },
+        ],
+      },
+      {
+        session: SES,
+        steps: [
+          {
+            tool: 'question',
+            input: {
+              questions: [{ question: 'Go on?', header: 'Go on', options: [{ label: 'Yes', description: 'y' }] }],
+            },
+          },
+          { text: 'Going on.' },
+        ],
+      },
+      { session: SES, steps: [{ text: 'A long answer, slowly', chunk: 4, every: '1s' }] },
+    ],
+  };
+  /** Runs a request-scoped handler with its path parameters, committing what it decides. */
+  function answer(engine: Engine, operationId: string, pathParams: Record<string, string>, body: unknown): void {
+    const world = engine.world;
+    if (!world) throw new Error('no world');
+    const request = { pathParams, query: {}, body } as unknown as AcceptedRequest;
+    const decision = KINDS.handlers[operationId]?.(request, {
+      world,
+      now: engine.clock.now(),
+      project: projectContext('/home/dev/acme-web'),
+    });
+    if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
+  }
+  const lastOf = (engine: Engine, type: string) => [...events(engine)].reverse().find((e) => e.type === type);
+  const published = (engine: Engine, from = 0) =>
+    events(engine)
+      .slice(from)
+      .map((e) => e.type)
+      .filter((t) => !t.startsWith('session.turn.') && !t.endsWith('.delta'));
+  const asked = (engine: Engine, type: string) =>
+    lastOf(engine, type)?.data as { id: string; source?: unknown; tool?: unknown };
+
+  for (const reply of ['once', 'always', 'reject'] as const)
+    it(`asks a permission once the tool is called, and waits; ${reply} ${reply === 'reject' ? 'ends the turn' : 'runs it'}`, () => {
+      const { engine } = engineFor(ASKING);
+      synthetic(engine, SES, 'run the tests');
+      engine.advance(60_000);
+      expect(published(engine).slice(-3)).toEqual([
+        'session.next.tool.input.ended',
+        'session.next.tool.called',
+        'permission.v2.asked',
+      ]);
+      const request = asked(engine, 'permission.v2.asked');
+      expect(request).toMatchObject({
+        action: 'bash',
+        resources: ['npm test'],
+        save: ['npm test'],
+        source: { type: 'tool' },
+      });
+      expect(engine.world?.sessions.get(SES)?.status).toBe('busy');
+      const before = events(engine).length;
+      answer(engine, 'v2.session.permission.reply', { sessionID: SES, requestID: request.id }, { reply });
+      engine.advance(60_000);
+      const after = published(engine, before);
+      if (reply === 'reject') {
+        expect(after).toEqual(['permission.v2.replied', 'session.next.tool.failed']);
+        expect(lastOf(engine, 'session.next.tool.failed')?.data).toMatchObject({
+          error: { type: 'unknown', message: 'Tool execution interrupted' },
+        });
+        // The step is left as it stood, unfinished, as on the real server.
+        const [left] = page(engine, SES, 1);
+        expect(left).toMatchObject({ type: 'assistant', content: [{ type: 'tool', state: { status: 'error' } }] });
+        expect((left?.time as Json | undefined)?.completed).toBeUndefined();
+      } else {
+        expect(after[0]).toBe('permission.v2.replied');
+        expect(after.slice(-2)).toEqual(['session.next.text.ended', 'session.next.step.ended']);
+        expect(after).toContain('session.next.tool.success');
+      }
+      expect(engine.world?.sessions.get(SES)?.status).toBe('idle');
+      expect(messageProblems(engine, SES)).toEqual([]);
+    });
+
+  it('asks the question tool’s questions, and answers the tool with the reply', () => {
+    const { engine } = engineFor(ASKING);
+    synthetic(engine, SES, 'one');
+    engine.advance(5000);
+    answer(
+      engine,
+      'v2.session.permission.reply',
+      { sessionID: SES, requestID: asked(engine, 'permission.v2.asked').id },
+      { reply: 'once' },
+    );
+    engine.advance(60_000);
+    synthetic(engine, SES, 'two');
+    engine.advance(60_000);
+    const question = asked(engine, 'question.v2.asked');
+    expect(question).toMatchObject({ tool: { callID: expect.stringMatching(/^call_/) } });
+    answer(engine, 'v2.session.question.reply', { sessionID: SES, requestID: question.id }, { answers: [['Yes']] });
+    engine.advance(60_000);
+    expect(lastOf(engine, 'session.next.tool.success')?.data).toMatchObject({
+      structured: { answers: [['Yes']] },
+      content: [{ type: 'text', text: expect.stringContaining('"Go on?"="Yes"') }],
+    });
+    expect(page(engine, SES, 1)[0]).toMatchObject({ finish: 'stop', content: [{ type: 'text', text: 'Going on.' }] });
+  });
+
+  it('an interrupt ends what streams where it stands and fails the step; before a first token, shows nothing', () => {
+    const { engine } = engineFor({ ...ASKING, turns: [ASKING.turns[2], ASKING.turns[2]] });
+    synthetic(engine, SES, 'slowly');
+    engine.advance(500);
+    const before = events(engine).length;
+    call(engine, 'v2.session.interrupt', SES, undefined);
+    expect(published(engine, before)).toEqual([]);
+    synthetic(engine, SES, 'slowly again');
+    engine.advance(3000);
+    const streaming = events(engine).length;
+    call(engine, 'v2.session.interrupt', SES, undefined);
+    const ended = events(engine).slice(streaming);
+    expect(published(engine, streaming)).toEqual(['session.next.text.ended', 'session.next.step.failed']);
+    expect((ended.find((e) => e.type === 'session.next.text.ended')?.data as { text: string }).text).toMatch(/^A lo/);
+    expect(page(engine, SES, 1)[0]).toMatchObject({ finish: 'error', error: { message: 'Provider turn interrupted' } });
+    expect(engine.world?.sessions.get(SES)?.status).toBe('idle');
+  });
+
+  it('streams parallel calls’ inputs first, calls them, ends the text, then answers the quickest first', () => {
+    const { engine } = engineFor({
+      name: 'parallel',
+      sessions: [{ id: SES }],
+      turns: [
+        {
+          session: SES,
+          steps: [
+            { text: 'Looking.' },
+            { tool: 'read', input: { path: 'a.ts' }, takes: '2s' },
+            { tool: 'bash', input: { command: 'false' }, error: 'failed', takes: '1s' },
+          ],
+        },
+      ],
+    });
+    synthetic(engine, SES, 'go');
+    engine.advance(60_000);
+    expect(published(engine).slice(3)).toEqual(
+      [
+        'session.next.text.started',
+        'session.next.tool.input.started',
+        'session.next.tool.input.started',
+        'session.next.tool.input.ended',
+        'session.next.tool.called',
+        'session.next.tool.input.ended',
+        'session.next.tool.called',
+        'session.next.text.ended',
+        'session.next.tool.success',
+        'session.next.tool.success',
+        'session.next.step.ended',
+        'session.next.step.started',
+      ].slice(0, 11),
+    );
+    const results = events(engine)
+      .filter((e) => e.type === 'session.next.tool.success')
+      .map((e) => e.data as Json);
+    // bash answers every exit: an error is a non-zero one.
+    expect(results[0]).toMatchObject({ structured: { exit: 1, truncated: false } });
+    expect(results[1]).toMatchObject({ structured: { name: 'a.ts', mime: 'text/plain' }, content: [] });
   });
 });
