@@ -68,11 +68,11 @@ describe('the browser example', skippedWhen(noChromium()), () => {
     await page.getByRole('button', { name: 'New session' }).click();
     await page.getByRole('button', { name: 'Send' }).click();
     const status = page.locator('#status');
-    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toBe('busy');
+    await expect.poll(() => status.innerText(), { timeout: 20_000 }).toBe('working…');
     // Streaming: the turn's output grows while the session is still busy.
     const output = page.getByLabel('Turn');
     await expect.poll(() => output.innerText(), { timeout: 20_000 }).toContain('→ read');
-    expect(await status.innerText()).toBe('busy');
+    expect(await status.innerText()).toBe('working…');
     await expect.poll(() => status.innerText(), { timeout: 30_000 }).toBe('idle');
     // The generated reply answers the prompt it was given, after the tools it ran.
     expect(await output.innerText()).toMatch(/→ edit[\s\S]*dark mode toggle/);

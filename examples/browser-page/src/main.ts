@@ -52,8 +52,12 @@ async function follow(): Promise<void> {
     const { type, data } = event as unknown as { type: string; data: Record<string, unknown> };
     if (data?.sessionID !== current) continue;
     const output = $('output');
-    if (type === 'session.status') $('status').textContent = (data.status as { type: string }).type;
-    else if (type === 'session.next.tool.called') output.append(`→ ${String(data.tool)}\n`);
+    // "working…" by the real server's signals: it announces no status for a prompted turn, only the turn.
+    const over =
+      (type === 'session.next.step.ended' && data.finish !== 'tool-calls') || type === 'session.next.step.failed';
+    if (type === 'session.next.prompted' || type === 'session.next.step.started') $('status').textContent = 'working…';
+    else if (over) $('status').textContent = 'idle';
+    if (type === 'session.next.tool.called') output.append(`→ ${String(data.tool)}\n`);
     else if (type === 'session.next.text.delta') {
       streamed.add(String(data.textID));
       output.append(String(data.delta));
