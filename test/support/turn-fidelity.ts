@@ -119,6 +119,18 @@ async function readAfter(client: Client, sessionID: string, events: StreamEvent[
   return { messages, message, history, context };
 }
 
+/** Prompts a case's session and drives it until it settles: why it did not, if it did not. */
+async function playCase(c: FidelityCase, driver: Driver): Promise<string | undefined> {
+  await driver.client.v2.session.prompt({ sessionID: driver.sessionID, prompt: { text: c.name } });
+  try {
+    await c.drive?.(driver);
+    await driver.until(c.settled ?? turnEnded, 'the end of the turn');
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** Plays every case on the simulator, each in its scenario session, moving virtual time until it settles. */
 export async function playOnSimulator(cases: readonly FidelityCase[], extra: Json = {}): Promise<Map<string, Trace>> {
   const sim = await startSimulator({ scenario: fidelityScenario(cases, extra) as never });
@@ -138,14 +150,7 @@ export async function playOnSimulator(cases: readonly FidelityCase[], extra: Jso
         }
         if (!seen(mine())) throw new Error(`simulator, ${c.name}: never saw ${what}`);
       };
-      await client.v2.session.prompt({ sessionID, prompt: { text: c.name } });
-      let unsettled: string | undefined;
-      try {
-        await c.drive?.({ client, sessionID, events: mine, until });
-        await until(c.settled ?? turnEnded, 'the end of the turn');
-      } catch (error) {
-        unsettled = (error as Error).message;
-      }
+      const unsettled = await playCase(c, { client, sessionID, events: mine, until });
       // What follows the end (a status, an update) belongs to the turn too.
       await sim.clock.advance(5000);
       await pause(50);
@@ -221,14 +226,7 @@ export async function playOnRealServer(
         while (!seen(mine()) && Date.now() < deadline) await pause(50);
         if (!seen(mine())) throw new Error(`real server, ${c.name}: never saw ${what}`);
       };
-      await client.v2.session.prompt({ sessionID, prompt: { text: c.name } });
-      let unsettled: string | undefined;
-      try {
-        await c.drive?.({ client, sessionID, events: mine, until });
-        await until(c.settled ?? turnEnded, 'the end of the turn');
-      } catch (error) {
-        unsettled = (error as Error).message;
-      }
+      const unsettled = await playCase(c, { client, sessionID, events: mine, until });
       await pause(600);
       write(dir, options.files ?? {});
       const events = mine();

@@ -17,6 +17,7 @@ import { projectContext } from '../../../../src/openapi/location.js';
 import { createEngine, type Engine } from '../../../../src/state/engine.js';
 import type { DomainEvent, EventCatalog } from '../../../../src/state/events.js';
 import { createRandom } from '../../../../src/state/random.js';
+import { callHandler } from '../../../support/engine-call.js';
 import { eventProblems } from '../../../support/spec-validator.js';
 
 type Json = Record<string, unknown>;
@@ -729,18 +730,6 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
       { session: SES, steps: [{ text: 'A long answer, slowly', chunk: 4, every: '1s' }] },
     ],
   };
-  /** Runs a request-scoped handler with its path parameters, committing what it decides. */
-  function answer(engine: Engine, operationId: string, pathParams: Record<string, string>, body: unknown): void {
-    const world = engine.world;
-    if (!world) throw new Error('no world');
-    const request = { pathParams, query: {}, body } as unknown as AcceptedRequest;
-    const decision = KINDS.handlers[operationId]?.(request, {
-      world,
-      now: engine.clock.now(),
-      project: projectContext('/home/dev/acme-web'),
-    });
-    if (decision?.events) engine.commit(decision.events, { request: `req_${++requests}` });
-  }
   const lastOf = (engine: Engine, type: string) => [...events(engine)].reverse().find((e) => e.type === type);
   const published = (engine: Engine, from = 0) =>
     events(engine)
@@ -769,7 +758,7 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
       });
       expect(engine.world?.sessions.get(SES)?.status).toBe('busy');
       const before = events(engine).length;
-      answer(engine, 'v2.session.permission.reply', { sessionID: SES, requestID: request.id }, { reply });
+      callHandler(engine, 'v2.session.permission.reply', { sessionID: SES, requestID: request.id }, { reply });
       engine.advance(60_000);
       const after = published(engine, before);
       if (reply === 'reject') {
@@ -794,7 +783,7 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
     const { engine } = engineFor(ASKING);
     synthetic(engine, SES, 'one');
     engine.advance(5000);
-    answer(
+    callHandler(
       engine,
       'v2.session.permission.reply',
       { sessionID: SES, requestID: asked(engine, 'permission.v2.asked').id },
@@ -805,7 +794,12 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
     engine.advance(60_000);
     const question = asked(engine, 'question.v2.asked');
     expect(question).toMatchObject({ tool: { callID: expect.stringMatching(/^call_/) } });
-    answer(engine, 'v2.session.question.reply', { sessionID: SES, requestID: question.id }, { answers: [['Yes']] });
+    callHandler(
+      engine,
+      'v2.session.question.reply',
+      { sessionID: SES, requestID: question.id },
+      { answers: [['Yes']] },
+    );
     engine.advance(60_000);
     expect(lastOf(engine, 'session.next.tool.success')?.data).toMatchObject({
       structured: { answers: [['Yes']] },
