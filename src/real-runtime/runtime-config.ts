@@ -3,7 +3,7 @@
  * its model, the web tools denied, the scenario's saved permissions allowed, and its agents' permission rules,
  * so that a tool whose rule says `ask` asks mid-turn as it does for a real user.
  */
-import { toolPermission } from '../kinds/session/turns.js';
+import { toolPermission } from '../kinds/session/tool-results.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 
 type Effect = 'allow' | 'deny' | 'ask';

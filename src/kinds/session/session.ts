@@ -19,7 +19,7 @@ import { readSessions } from './read.js';
 import { inBusyWindow } from './state.js';
 import { turnAppliers } from './turn-appliers.js';
 import { admitPrompt, answersIn, fireTurns } from './turn-play.js';
-import { nextTurnInstant } from './turns.js';
+import { nextTurnInstant } from './turn-events.js';
 import type { MessageRecord, RevertFile, SessionState, SessionStatus, TurnMatch } from './types.js';
 
 type Body = Record<string, unknown>;

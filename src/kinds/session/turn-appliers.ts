@@ -5,7 +5,7 @@
 import type { EventCatalog } from '../../state/events.js';
 import type { Applier, Appliers } from '../kind.js';
 import { changeState } from '../answers.js';
-import { turnEntries } from './turns.js';
+import { turnEntries } from './turn-events.js';
 import type { MessageRecord, PlayingTurn, SessionState } from './types.js';
 
 type Json = Record<string, unknown>;

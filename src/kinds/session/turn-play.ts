@@ -17,7 +17,9 @@ import { askPermission } from '../permission/ask.js';
 import { askQuestion } from '../question/ask.js';
 import type { QuestionInfo } from '../question/types.js';
 import { inBusyWindow } from './state.js';
-import { planTurn, questionOutcome, toolPermission, TOOL_INTERRUPTED, turnEntries } from './turns.js';
+import { questionOutcome, toolPermission, TOOL_INTERRUPTED } from './tool-results.js';
+import { turnEntries } from './turn-events.js';
+import { planTurn } from './turns.js';
 import type { PlannedPart, PlayingTurn, QueuedPrompt, SessionState, TurnPlan, TurnWait } from './types.js';
 
 /**

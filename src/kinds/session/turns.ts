@@ -2,8 +2,8 @@
  * Agent turns, planned: what a session does after a synthetic message with resume. A turn is planned whole when
  * it starts (the scenario's next scripted turn for the session, else one generated from the seed), and its plan
  * is committed as a `session.turn.started` event; every event of the turn (steps, streamed text and
- * reasoning, tool calls, failures, retries) follows from that plan alone, each at its own virtual instant.
- * `turn-play.ts` fires them as the clock reaches them; `turn-appliers.ts` builds the assistant messages from
+ * reasoning, tool calls, failures) follows from that plan alone, each at its own virtual instant
+ * (`turn-events.ts`). `turn-play.ts` fires them as the clock reaches them; `turn-appliers.ts` builds the assistant messages from
  * them, so a page of messages mid-turn shows what exists so far.
  *
  * Decisions:
@@ -11,10 +11,10 @@
  * - Deltas change nothing in the world (the real server does not persist them either): a text or reasoning
  *   part appears empty when it starts and holds its whole text once it ends.
  */
-import { draft, type EventCatalog, type EventDraft } from '../../state/events.js';
 import { createRandom } from '../../state/random.js';
 import type { World } from '../../state/world.js';
 import { generateTurn, projectFiles } from './generated-turn.js';
+import { inputPath, WRITES } from './tool-results.js';
 import type { PlannedPart, PlannedStep, QueuedPrompt, SessionState, TokenUsage, TurnPlan, TurnStep } from './types.js';
 
 /** The model's time to first token, when a step does not say its own `after`. */
@@ -27,14 +27,6 @@ const TOOL_TAKES = 1500;
 const RETRY_WAIT = 2000;
 /** Dollars per million tokens, a mid-size model's: every input token is a cache read or a cache write. */
 const PRICE = { output: 15, read: 0.3, write: 3.75 };
-
-export type TurnEntry =
-  | { at: number; draft: EventDraft; asks?: undefined }
-  | {
-      at: number;
-      draft?: undefined;
-      asks: { messageID: string; parts: Array<Extract<PlannedPart, { kind: 'tool' }>> };
-    };
 
 type IdMaker = (prefix: string, at: number) => string;
 const NO_IDS: IdMaker = () => '';
@@ -50,7 +42,7 @@ function treeHash(seed: string): string {
 const HEX = '0123456789abcdef';
 
 /** Code points, so a chunk never splits a character. */
-function chunks(text: string, size: number): string[] {
+export function chunks(text: string, size: number): string[] {
   const points = Array.from(text);
   const out: string[] = [];
   for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
@@ -69,23 +61,6 @@ function providerFailure(status: number, message: string): string {
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
   const body = JSON.stringify({ error: { message, type, param: null, code: null } });
   return `Provider request failed with HTTP ${status}: ${body}`;
-}
-
-/** The tools whose calls change files in the workspace, and so the snapshot a step ends with. */
-const WRITES = new Set(['edit', 'write', 'apply_patch', 'multiedit']);
-
-export const inputPath = (input: Readonly<Record<string, unknown>>): string | undefined => {
-  const path = input.path ?? input.filePath;
-  return typeof path === 'string' ? path : undefined;
-};
-
-/** The permission the real tools ask by (the writers ask for edit) and what it names: command, path, pattern. */
-export function toolPermission(
-  tool: string,
-  input: Readonly<Record<string, unknown>>,
-): { action: string; resource: string } {
-  const value = tool === 'bash' ? input.command : (inputPath(input) ?? input.pattern);
-  return { action: WRITES.has(tool) ? 'edit' : tool, resource: typeof value === 'string' ? value : '*' };
 }
 
 /** Makes the workspace's snapshots: the one a turn starts from, and the next after each change. */
@@ -296,242 +271,4 @@ export function planTurn(
     steps: layout(steps, start, ids, context, snapshots, state.model.providerID).steps,
     ...(directory ? { directory } : {}),
   };
-}
-
-const expanded = new WeakMap<TurnPlan, TurnEntry[]>();
-
-type Json = Record<string, unknown>;
-type ToolPart = Extract<PlannedPart, { kind: 'tool' }>;
-type TextContent = { type: 'text'; text: string };
-
-const text = (value: string): TextContent => ({ type: 'text', text: value });
-const lines = (value: string | undefined) => (value ?? '').split('\n').filter((l) => l.trim() !== '');
-
-/**
- * What a tool answers, in the real tools' shapes (bash's exit, read's file, the search tools' matches, the
- * writers' changes); the script's `result` is the text, its `structured` is laid over the tool's own.
- */
-export function toolOutcome(part: ToolPart, directory: string): { structured: Json; content: TextContent[] } {
-  const result = part.result;
-  const path = inputPath(part.input) ?? '';
-  const absolute = path.startsWith('/') ? path : `${directory.replace(/\/+$/, '')}/${path}`;
-  const own = (): { structured: Json; content: TextContent[] } => {
-    switch (part.tool) {
-      case 'bash': {
-        // The real bash tool answers every exit: an error is what a failing command printed, and its status.
-        const failed = part.error !== undefined;
-        const exit = typeof part.structured?.exit === 'number' ? part.structured.exit : failed ? 1 : 0;
-        return {
-          structured: { exit, truncated: false },
-          content: [text((failed ? part.error : result) || '(no output)'), text(`Command exited with code ${exit}.`)],
-        };
-      }
-      case 'read':
-        return {
-          structured: {
-            uri: `file://${absolute}`,
-            name: path.split('/').pop() ?? path,
-            content: result ?? '',
-            encoding: 'utf8',
-            mime: 'text/plain',
-          },
-          content: [],
-        };
-      case 'glob':
-        return {
-          structured: { value: lines(result).map((p) => ({ path: p, type: 'file' })) },
-          content: [text(result ?? '')],
-        };
-      case 'grep': {
-        const pattern = typeof part.input.pattern === 'string' ? part.input.pattern : '';
-        // Matches as the real tool lists them ("file:" then "  Line N: text"), or as grep prints them.
-        let file = '';
-        const value = lines(result).flatMap((line) => {
-          const grep = /^(.+?):(\d+):(.*)$/.exec(line);
-          const listed = /^\s+Line (\d+): (.*)$/.exec(line);
-          if (!grep && !listed && line.endsWith(':')) file = line.slice(0, -1);
-          const match = grep
-            ? { path: grep[1], line: grep[2], text: grep[3] }
-            : listed && { path: file, line: listed[1], text: listed[2] };
-          if (!match) return [];
-          const found = (match.text as string).indexOf(pattern);
-          return [
-            {
-              entry: { path: match.path, type: 'file' },
-              line: Number(match.line),
-              offset: 0,
-              text: `${match.text}\n`,
-              submatches: found < 0 ? [] : [{ text: pattern, start: found, end: found + pattern.length }],
-            },
-          ];
-        });
-        return { structured: { value }, content: [text(result ?? '')] };
-      }
-      case 'write':
-        return {
-          structured: { operation: 'write', target: absolute, resource: path, existed: false },
-          content: [text(result ?? `Created file successfully: ${path}`)],
-        };
-      case 'edit':
-        return {
-          structured: {
-            files: [{ file: path, patch: '', additions: 1, deletions: 1, status: 'modified' }],
-            replacements: 1,
-          },
-          content: [text(result ?? `Edited file successfully: ${path}`)],
-        };
-      default:
-        return { structured: {}, content: result === undefined ? [] : [text(result)] };
-    }
-  };
-  const outcome = own();
-  return { ...outcome, structured: { ...outcome.structured, ...(part.structured ?? {}) } };
-}
-
-/** The question tool's answer, as the real one words it. */
-export function questionOutcome(input: Json, answers: string[][]): { structured: Json; content: TextContent[] } {
-  const questions = Array.isArray(input.questions) ? (input.questions as Array<{ question?: unknown }>) : [];
-  const pairs = questions.map((q, i) => `"${String(q.question ?? '')}"="${(answers[i] ?? []).join(', ')}"`);
-  return {
-    structured: { answers },
-    content: [
-      text(
-        `User has answered your questions: ${pairs.join(', ')}. You can now continue with the user's answers in mind.`,
-      ),
-    ],
-  };
-}
-
-/** The message a tool fails with when its ask is rejected or its turn interrupted. */
-export const TOOL_INTERRUPTED = 'Tool execution interrupted';
-
-/**
- * Every event of a turn, in order, each with its instant (computed once per plan). An entry with `asks`
- * holds no event: there the turn's asking tools ask, and it waits for the answers.
- */
-export function turnEntries(plan: TurnPlan): readonly TurnEntry[] {
-  const known = expanded.get(plan);
-  if (known) return known;
-  const out: TurnEntry[] = [];
-  const sessionID = plan.sessionID;
-  const push = <T extends keyof EventCatalog>(at: number, type: T, data: EventCatalog[T]) =>
-    out.push({ at, draft: draft(type, data) });
-  const provider = { executed: false };
-  for (const step of plan.steps) {
-    const base = { sessionID, assistantMessageID: step.messageID };
-    push(step.at, 'session.next.step.started', {
-      timestamp: step.at,
-      ...base,
-      agent: plan.agent,
-      model: { ...plan.model },
-      snapshot: step.snapshot.start,
-    });
-    const tools: ToolPart[] = [];
-    // Reasoning ends as the next part starts; text and tool inputs as the model's stream ends.
-    const atEnd: Array<() => void> = [];
-    step.parts.forEach((part, k) => {
-      const pieces = chunks(part.kind === 'tool' ? JSON.stringify(part.input) : part.text, part.chunk);
-      // Text and reasoning show with their first piece; a tool's input starts with its name, then streams.
-      const deltaAt = (n: number) => part.at + part.every * (part.kind === 'tool' ? n + 1 : n);
-      if (part.kind === 'tool') {
-        tools.push(part);
-        const ref = { ...base, callID: part.callID };
-        push(part.at, 'session.next.tool.input.started', { timestamp: part.at, ...ref, name: part.tool });
-        pieces.forEach((delta, n) =>
-          push(deltaAt(n), 'session.next.tool.input.delta', { timestamp: deltaAt(n), ...ref, delta }),
-        );
-        return;
-      }
-      const next = step.parts[k + 1];
-      const endsAt = part.kind === 'reasoning' && next ? next.at : step.streamed;
-      if (part.kind === 'text') {
-        const ref = { ...base, textID: part.id };
-        push(part.at, 'session.next.text.started', { timestamp: part.at, ...ref });
-        pieces.forEach((delta, n) =>
-          push(deltaAt(n), 'session.next.text.delta', { timestamp: deltaAt(n), ...ref, delta }),
-        );
-        const ended = () => push(endsAt, 'session.next.text.ended', { timestamp: endsAt, ...ref, text: part.text });
-        if (next && next.kind !== 'tool') ended();
-        else atEnd.push(ended);
-        return;
-      }
-      const ref = { ...base, reasoningID: part.id };
-      push(part.at, 'session.next.reasoning.started', { timestamp: part.at, ...ref });
-      pieces.forEach((delta, n) =>
-        push(deltaAt(n), 'session.next.reasoning.delta', { timestamp: deltaAt(n), ...ref, delta }),
-      );
-      const ended = () => push(endsAt, 'session.next.reasoning.ended', { timestamp: endsAt, ...ref, text: part.text });
-      if (next) ended();
-      else atEnd.push(ended);
-    });
-    const streamed = step.streamed;
-    for (const part of tools) {
-      const ref = { ...base, callID: part.callID };
-      push(streamed, 'session.next.tool.input.ended', {
-        timestamp: streamed,
-        ...ref,
-        text: JSON.stringify(part.input),
-      });
-      push(streamed, 'session.next.tool.called', {
-        timestamp: streamed,
-        ...ref,
-        tool: part.tool,
-        input: part.input,
-        provider,
-      });
-    }
-    for (const ended of atEnd) ended();
-    // Called, each tool asks what it must (a question; a permission the rules leave asking) before it runs.
-    if (tools.length) out.push({ at: streamed, asks: { messageID: step.messageID, parts: tools } });
-    // The tools run side by side: each answers when it is done, the quickest first.
-    const finished = [...tools].sort((a, b) => a.takes - b.takes);
-    for (const part of finished) {
-      const done = streamed + part.takes;
-      const ref = { ...base, callID: part.callID };
-      if (part.error !== undefined && part.tool !== 'bash') {
-        push(done, 'session.next.tool.failed', {
-          timestamp: done,
-          ...ref,
-          error: { type: 'unknown', message: part.error },
-          result: { type: 'error', value: part.error },
-          provider,
-        });
-      } else {
-        push(done, 'session.next.tool.success', {
-          timestamp: done,
-          ...ref,
-          ...toolOutcome(part, plan.directory ?? '/'),
-          outputPaths: [],
-          provider,
-        });
-      }
-    }
-    const end = step.end;
-    if (end.kind === 'ended')
-      push(end.at, 'session.next.step.ended', {
-        timestamp: end.at,
-        ...base,
-        finish: end.finish,
-        cost: end.cost,
-        tokens: end.tokens,
-        snapshot: step.snapshot.end,
-        files: step.snapshot.files,
-      });
-    else
-      push(end.at, 'session.next.step.failed', {
-        timestamp: end.at,
-        ...base,
-        error: { type: 'unknown', message: end.message },
-      });
-  }
-  expanded.set(plan, out);
-  return out;
-}
-
-/** When the playing turn next does something; undefined when none plays, or it waits on an answer. */
-export function nextTurnInstant(state: SessionState): number | undefined {
-  const turn = state.turn;
-  if (!turn || turn.waits) return undefined;
-  const entry = turnEntries(turn.plan)[turn.position];
-  return entry && entry.at + turn.delay;
 }
