@@ -107,7 +107,7 @@ export const turnAppliers: Appliers = {
     const turn = world.sessions.get(data.sessionID)?.turn;
     if (!turn) return;
     // Past the step's asks: what is asked waits; nothing asked, the tools run as planned.
-    if (turn.plan && turnEntries(turn.plan)[turn.position]?.asks) turn.position += 1;
+    if (turnEntries(turn.plan)[turn.position]?.asks) turn.position += 1;
     if (data.waits.length) turn.waits = data.waits.map((w) => ({ ...w }));
   },
   'session.turn.answered': (world, { data }) => {
@@ -212,11 +212,11 @@ export const turnAppliers: Appliers = {
       });
   }),
   'session.next.step.ended': onTurn<'session.next.step.ended'>((turn, data, state) => {
-    const start = (turn.message?.snapshot as { start?: string } | undefined)?.start;
-    const snapshot = data.snapshot === undefined ? {} : { start: start ?? data.snapshot, end: data.snapshot };
-    if (data.snapshot !== undefined) state.snapshot = data.snapshot;
+    const end = data.snapshot;
+    const start = (turn.message?.snapshot as { start?: string } | undefined)?.start ?? end;
+    if (end !== undefined) state.snapshot = end;
     finishMessage(turn, data.timestamp, {
-      ...(data.snapshot === undefined ? {} : { snapshot: { ...snapshot, files: [...(data.files ?? [])] } }),
+      ...(end === undefined ? {} : { snapshot: { start, end, files: [...(data.files ?? [])] } }),
       finish: data.finish,
       cost: data.cost,
       tokens: data.tokens,
