@@ -1,7 +1,8 @@
 /**
  * `createApp(options)`: the simulator as an Express app (mount it, or hand it to supertest); `createSimulator`
- * the same without Express (the CLI's server). Both host the pipeline (`pipeline.ts`) on Node's HTTP types: the
- * request read here (step 1), the decision written here (step 8).
+ * the same without Express (the CLI's server). Both host the pipeline (`pipeline.ts`) on Node's HTTP types,
+ * reading a request from Node's and writing the answer to Node's response. The CLI's server reads most
+ * requests itself and hands them to `decide` (src/http/lean-http.ts); what it leaves to Node comes here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';

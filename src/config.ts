@@ -133,9 +133,6 @@ export const DEFAULTS = {
   watch: false,
 } as const;
 
-/** A refused option: `SimConfigError`, under the name the code that throws it has always used. */
-export { SimConfigError as ConfigError };
-
 /** Addresses only this machine can reach: the control API needs no token there. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);

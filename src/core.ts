@@ -79,7 +79,7 @@ export function assembleCore(parts: CoreParts): PipelineDeps {
     ...(passThrough ? [] : [eventStreamLayer, sessionStreamsLayer]),
     // Declines wherever the partition has no world, which is always so in the pass-through modes.
     worldLayer(KINDS),
-  ].map((layer) => (simulated && layer.name === 'scenario' ? onlyFor(layer, simulated) : layer));
+  ].map((layer) => (simulated && layer.answersAs === 'scenario' ? onlyFor(layer, simulated) : layer));
   layers.push(parts.source);
   return { config, passThrough, spec, partitions, layers, library, secrets, specVersion: version, printer };
 }

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PassThrough } from './layers/pass-through.js';
-import type { AcceptedRequest, Layer, LayerName, NearMiss, RuleSubject } from './exchange/layer.js';
+import type { AcceptedRequest, Layer, AnsweredBy, NearMiss, RuleSubject } from './exchange/layer.js';
 import { offSpecRules } from './layers/rules.js';
 import { withStreamFault } from './layers/stream-faults.js';
 import type { SimConfig } from './config.js';
@@ -62,14 +62,14 @@ export interface PipelineDeps {
   printer?: ExchangePrinter;
 }
 
-/** What the pipeline decided for one request: the answer, and the headers every answer carries. */
-export interface Decision {
+/** What the pipeline sends for one request: the answer, and the headers every answer carries. */
+export interface Reply {
   answer: Answer;
   headers: Record<string, string>;
 }
 
 /** The pipeline without its host: a request as read in, the decision out. */
-export type Decide = (incoming: IncomingExchange) => Promise<Decision>;
+export type Decide = (incoming: IncomingExchange) => Promise<Reply>;
 
 export function createDecide(deps: PipelineDeps): Decide {
   const control = createControl(deps);
@@ -81,7 +81,7 @@ export function createDecide(deps: PipelineDeps): Decide {
     let partition: Partition | undefined;
     let operation: OperationDefinition | undefined;
     let answer: Answer;
-    let layer: LayerName;
+    let layer: AnsweredBy;
     let violations: Violation[] = [];
     // Kept past the answer: the rule layers leave on it the near miss the journal shows, even when a layer after
     // them failed (a replay miss is the exchange a near miss best explains).
@@ -91,10 +91,10 @@ export function createDecide(deps: PipelineDeps): Decide {
       ({ partition, exchange } = selectPartition(incoming, deps.partitions));
       // A partition whose clock advances in slices is between two instants: what is addressed to it waits for
       // the advance (and those queued behind it), then reads the world at the new now.
-      if (partition.advancing !== undefined) {
-        for (let busy = partition.advancing; busy !== undefined; busy = partition.advancing) await busy;
-        partition.clock.settle();
-        exchange.now = partition.clock.now();
+      if (partition.engine.advancing !== undefined) {
+        for (let busy = partition.engine.advancing; busy !== undefined; busy = partition.engine.advancing) await busy;
+        partition.engine.clock.settle();
+        exchange.now = partition.engine.clock.now();
       }
       deps.secrets?.note(exchange);
       if (exchange.method === 'OPTIONS') {
@@ -168,7 +168,7 @@ export function createDecide(deps: PipelineDeps): Decide {
         const nearMiss = missed && { rule: missed.rule, failed: missed.failed };
         const entry = exchangeEntry(exchange, operation, answer, layer, violations, nearMiss);
         entry.details = keepExchange(exchange, answer, headers, redaction);
-        partition.log.append(entry);
+        partition.engine.log.append(entry);
       } catch (error) {
         deps.config.log(
           `[bookkeeping] ${exchange.method} ${exchange.pathname}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -195,7 +195,7 @@ function exchangeEntry(
   exchange: Exchange,
   operation: OperationDefinition | undefined,
   answer: Answer,
-  layer: LayerName,
+  layer: AnsweredBy,
   violations: Violation[],
   nearMiss: NearMiss | undefined,
 ): Unnumbered<ExchangeEntry> {
@@ -252,13 +252,13 @@ async function answerOffSpec(
   offSpec: ReturnType<typeof offSpecRules>,
   routed: Exclude<RouteResult, { kind: 'found' }>,
   subject: RuleSubject,
-): Promise<{ answer: Answer; layer: LayerName; violations: Violation[] }> {
+): Promise<{ answer: Answer; layer: AnsweredBy; violations: Violation[] }> {
   const { exchange, partition } = subject;
   const stubbed = offSpec(subject);
   if (stubbed) return { answer: await stubbed, layer: 'rule', violations: [] };
   if (deps.passThrough) {
     const passed = await deps.passThrough(exchange, {}, partition.replayCursors);
-    return { answer: withStreamFault(passed, subject), layer: passed.layer ?? 'upstream', violations: [NO_ROUTE] };
+    return { answer: withStreamFault(passed, subject), layer: passed.answeredBy ?? 'upstream', violations: [NO_ROUTE] };
   }
   if (routed.kind === 'method-not-allowed')
     throw new SimMethodNotAllowedError(exchange.method, exchange.pathname, routed.allowed);
@@ -316,7 +316,7 @@ function accept(
   };
 }
 
-async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<{ answer: Answer; layer: LayerName }> {
+async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<{ answer: Answer; layer: AnsweredBy }> {
   // A Prefer control asks for the spec-driven answer explicitly: stateful layers step aside for it.
   const explicit = Object.keys(request.preferences).length > 0;
   for (const layer of layers) {
@@ -324,10 +324,11 @@ async function chooseAnswer(layers: Layer[], request: AcceptedRequest): Promise<
     try {
       const pending = layer.respond(request);
       const answer = pending instanceof Promise ? await pending : pending;
-      if (answer) return { answer, layer: answer.layer ?? layer.name };
+      if (answer) return { answer, layer: answer.answeredBy ?? layer.answersAs };
     } catch (error) {
       // A declared error a layer decided on is that layer's answer.
-      if (error instanceof TaggedError && !error.fromSimulator) return { answer: error.toAnswer(), layer: layer.name };
+      if (error instanceof TaggedError && !error.fromSimulator)
+        return { answer: error.toAnswer(), layer: layer.answersAs };
       throw error;
     }
   }
@@ -354,7 +355,7 @@ function errorAnswer(
   exchange: Exchange,
   partition: Partition | undefined,
   deps: PipelineDeps,
-): { answer: Answer; layer: LayerName } {
+): { answer: Answer; layer: AnsweredBy } {
   let tagged: TaggedError;
   if (error instanceof TaggedError) {
     tagged = error;

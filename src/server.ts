@@ -148,7 +148,7 @@ export async function startServer(options: SimOptions = {}): Promise<RunningSimu
  */
 function watchScenario({ config, library, partitions, spec }: PipelineDeps, loadedAt: number): () => void {
   if (!config.watch) return () => {};
-  const served = partitions.default.scenario;
+  const served = partitions.default.engine.scenario;
   if (!library || typeof config.scenario !== 'string' || !served) {
     const why = library
       ? config.scenario === undefined
@@ -159,21 +159,21 @@ function watchScenario({ config, library, partitions, spec }: PipelineDeps, load
     return () => {};
   }
   const { file } = served;
-  const serving = () => partitions.list().filter((p) => p.scenario?.file === file);
+  const serving = () => partitions.list().filter((p) => p.engine.scenario?.file === file);
   config.log(`watch: reloading ${served.name} when ${file} changes`);
   const handlers: ScenarioWatchHandlers = {
     load: (text) => parseScenario(text, file, spec),
     reloaded(definition) {
       const restarted = serving();
       for (const partition of restarted) {
-        partition.switchTo(definition, { action: 'reload', detail: `${definition.name} from ${file}` });
+        partition.useScenario(definition, { action: 'reload', detail: `${definition.name} from ${file}` });
       }
       config.log(
         `watch: reloaded ${definition.name} from ${file}; ${restarted.length} partition${restarted.length === 1 ? '' : 's'} restarted`,
       );
     },
     failed(problems) {
-      for (const partition of serving()) partition.note('reload.failed', problems.join('\n'));
+      for (const partition of serving()) partition.engine.note('reload.failed', problems.join('\n'));
       config.log(
         `watch: ${file} not reloaded, the last good version still serves:\n${problems.map((p) => `  ${p}`).join('\n')}`,
       );

@@ -2,7 +2,7 @@
  * The serving commands (mock, proxy, record, replay): flags to SimOptions, start the server, say where it
  * listens, and shut down cleanly on a signal.
  */
-import { ConfigError, type SimOptions } from '../config.js';
+import { type SimOptions } from '../config.js';
 import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
 import { readCredentials } from '../credentials.js';
 import { startServer } from '../server.js';
@@ -15,6 +15,7 @@ import { didYouMean } from '../text/closest.js';
 import { UsageError } from './usage-error.js';
 import { versionLines } from '../openapi/spec-version.js';
 import type { Clock } from '../state/clock.js';
+import { SimConfigError } from '../sim-errors.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -132,7 +133,7 @@ function exchangeLog(values: Values, command: ServeCommand): SimOptions['logExch
   return { format: format ?? 'lines', headers: values.verbose === true };
 }
 
-/** A library option's name at the start of a ConfigError (`maxPartitions must be …`) as the flag a CLI user typed. */
+/** A library option's name at the start of a SimConfigError (`maxPartitions must be …`) as the flag a CLI user typed. */
 function asFlags(message: string): string {
   return message.replace(/^([a-z]+[A-Za-z]*)\b/, (name) => (isOption(flagName(name)) ? `--${flagName(name)}` : name));
 }
@@ -162,7 +163,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
   try {
     const sim = await startServer(options);
     const { config, spec } = sim.app.sim;
-    const serving = sim.app.sim.partitions.default.scenario;
+    const serving = sim.app.sim.partitions.default.engine.scenario;
     const source = serving ? `scenario ${serving.name}, ` : '';
     // Who may come in, never with what password: this line lands in terminals and CI logs.
     const auth = config.auth ? `; HTTP Basic auth required (user ${config.auth.user})` : '';
@@ -178,7 +179,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
     if (version && command === 'mock') process.stdout.write(`${versionLines(version).join('\n')}\n`);
     // Someone who typed no command should learn what ran and where the others are.
     if (implied) say('(no command given, so mock; session-agent-sim --help lists the commands)\n');
-    if (command === 'mock') say(`${clockLine(sim.app.sim.partitions.default.clock)}\n`);
+    if (command === 'mock') say(`${clockLine(sim.app.sim.partitions.default.engine.clock)}\n`);
     if (config.adminToken !== undefined) {
       // Printed once, only when generated: a token the user chose is theirs to keep out of their terminal.
       const told =
@@ -209,7 +210,7 @@ export async function serve(command: ServeCommand, options: SimOptions, implied 
       );
       return 2;
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof SimConfigError) {
       process.stderr.write(`${asFlags(error.message)}\n${helpHint(command)}\n`);
       return 2;
     }

@@ -11,7 +11,7 @@ import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import type { Violation } from '../openapi/violation.js';
-import { WORLD_RESTARTS, type EventLog, type LogEntry } from '../state/log.js';
+import { WORLD_RESETS, type EventLog, type LogEntry } from '../state/log.js';
 import type { Transition } from '../state/events.js';
 
 interface OperationCounts {
@@ -128,7 +128,7 @@ export function createCoverage(
     } else if (entry.kind === 'event') {
       const definition = scenario();
       if (entry.transition && definition) bump(counts.transitions, transitionKey(definition.name, entry.transition));
-    } else if (WORLD_RESTARTS.has(entry.action)) {
+    } else if (WORLD_RESETS.has(entry.action)) {
       // A switch or reload may bring another scenario, with transitions and rules of its own.
       learn();
     } else if (entry.action === 'rule.added' && entry.detail !== undefined && !counts.rules.has(entry.detail)) {

@@ -51,7 +51,7 @@ export function inspectorRoutes(
     '/__sim/inspector/:file': { GET: file, HEAD: file },
     '/__sim/live': { GET: ({ partition }) => liveAnswer(partition, liveQuota, scrub) },
     '/__sim/exchanges/:id': {
-      GET: ({ partition, params }) => jsonAnswer(200, showExchange(partition.log, params.id ?? '')),
+      GET: ({ partition, params }) => jsonAnswer(200, showExchange(partition.engine.log, params.id ?? '')),
     },
   };
 }

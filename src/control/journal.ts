@@ -6,7 +6,7 @@
  */
 import { wallClock } from '../state/clock.js';
 import { describeEvent } from '../state/events.js';
-import { WORLD_RESTARTS, type ControlEntry, type EventLog, type ExchangeEntry, type LogEntry } from '../state/log.js';
+import { WORLD_RESETS, type ControlEntry, type EventLog, type ExchangeEntry, type LogEntry } from '../state/log.js';
 
 export type ExchangeJournalEntry = Omit<ExchangeEntry, 'kind' | 'details'> & {
   /**
@@ -97,7 +97,7 @@ export function createJournal(log: EventLog, capacity = 1000): Journal {
       record({ entry, wall: wallClock(), changes: caused });
     } else {
       // A new world starts the journal afresh; a reload (or a refused one) says so in it.
-      if (WORLD_RESTARTS.has(entry.action)) clear();
+      if (WORLD_RESETS.has(entry.action)) clear();
       if (SHOWN.has(entry.action))
         record({
           kind: 'control',

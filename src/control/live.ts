@@ -47,16 +47,16 @@ export function liveAnswer(
   const channel = createSseChannel({ maxQueued: MAX_QUEUED, maxQueuedBytes: MAX_QUEUED_BYTES });
   quota.hold(channel);
   const send = (frame: unknown) => channel.send(scrub(JSON.stringify(frame)));
-  const log = partition.log;
+  const log = partition.engine.log;
   const retained = log.entries();
   const entries = retained.filter((e) => e.kind !== 'exchange').slice(-HELLO_ENTRIES);
   send({
     type: 'hello',
     partition: partition.name,
-    scenario: partition.scenario?.name ?? null,
-    now: partition.clock.now(),
-    iso: new Date(partition.clock.now()).toISOString(),
-    realTime: partition.clock.realTime,
+    scenario: partition.engine.scenario?.name ?? null,
+    now: partition.engine.clock.now(),
+    iso: new Date(partition.engine.clock.now()).toISOString(),
+    realTime: partition.engine.clock.realTime,
     lastSeq: log.lastSeq,
     journal: partition.journal.entries(),
     entries,

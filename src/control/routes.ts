@@ -57,11 +57,11 @@ export function createControl(
   const { spec, partitions, library } = deps;
   const clockBody = (p: Partition): ClockState => ({
     partition: p.name,
-    now: p.clock.now(),
-    iso: new Date(p.clock.now()).toISOString(),
-    realTime: p.clock.realTime,
+    now: p.engine.clock.now(),
+    iso: new Date(p.engine.clock.now()).toISOString(),
+    realTime: p.engine.clock.realTime,
   });
-  const scenarioBody = (p: Partition) => ({ scenario: p.scenario?.name ?? null, ...clockBody(p) });
+  const scenarioBody = (p: Partition) => ({ scenario: p.engine.scenario?.name ?? null, ...clockBody(p) });
   const routes: Record<string, Record<string, ControlRoute>> = {
     // The web inspector: its page, assets, live stream and exchange details.
     ...inspectorRoutes(partitions.streams.live, deps.secrets?.scrub),
@@ -90,7 +90,9 @@ export function createControl(
     '/__sim/events': {
       GET: ({ partition, exchange }) => {
         const after = Number(exchange.searchParams.get('after') ?? 0);
-        const entries = partition.log.entries(Number.isFinite(after) ? after : 0).filter((e) => e.kind !== 'exchange');
+        const entries = partition.engine.log
+          .entries(Number.isFinite(after) ? after : 0)
+          .filter((e) => e.kind !== 'exchange');
         return jsonAnswer(200, { partition: partition.name, entries });
       },
     },
@@ -98,13 +100,13 @@ export function createControl(
     '/__sim/clock/advance': {
       POST: ({ exchange, partition }) => {
         // In slices: a long advance (thousands of queued turns) must not hold up the other partitions.
-        const ms = advanceBy(jsonBody(exchange), partition.clock.now());
-        return partition.advanceInSlices(ms).then(() => jsonAnswer(200, clockBody(partition)));
+        const ms = advanceBy(jsonBody(exchange), partition.engine.clock.now());
+        return partition.engine.advanceInSlices(ms).then(() => jsonAnswer(200, clockBody(partition)));
       },
     },
     '/__sim/scenarios': {
       GET: ({ partition }) =>
-        jsonAnswer(200, { current: partition.scenario?.name ?? null, available: library?.available() ?? [] }),
+        jsonAnswer(200, { current: partition.engine.scenario?.name ?? null, available: library?.available() ?? [] }),
     },
     '/__sim/scenario': {
       PUT: ({ exchange, partition }) => {
@@ -128,13 +130,13 @@ export function createControl(
           if (error instanceof ScenarioError) throw new SimScenarioError(error.problems.map(describeProblem));
           throw error;
         }
-        partition.switchTo(definition);
+        partition.useScenario(definition);
         return jsonAnswer(200, scenarioBody(partition));
       },
     },
     '/__sim/reset': {
       POST: ({ partition }) => {
-        partition.restart();
+        partition.reset();
         return jsonAnswer(200, scenarioBody(partition));
       },
     },
@@ -142,7 +144,12 @@ export function createControl(
       GET: ({ partition }) =>
         jsonAnswer(
           200,
-          stateBody(clockBody(partition), partition.snapshot(), listRules(partition), partition.clock.timers()),
+          stateBody(
+            clockBody(partition),
+            partition.engine.snapshot(),
+            listRules(partition),
+            partition.engine.clock.timers(),
+          ),
         ),
     },
     '/__sim/rules': {
@@ -150,14 +157,14 @@ export function createControl(
       POST: ({ exchange, partition }) => jsonAnswer(201, addRuntimeRule(partition, spec, jsonBody(exchange))),
       DELETE: ({ partition }) => {
         partition.rules.clear();
-        partition.note('rule.removed', 'all');
+        partition.engine.note('rule.removed', 'all');
         return emptyAnswer(204);
       },
     },
     '/__sim/rules/:id': {
       DELETE: ({ partition, params }) => {
         const rule = partition.rules.remove(params.id ?? '');
-        partition.note('rule.removed', rule.definition.where);
+        partition.engine.note('rule.removed', rule.definition.where);
         return emptyAnswer(204);
       },
     },
@@ -176,9 +183,9 @@ export function createControl(
         jsonAnswer(200, {
           partitions: partitions.list().map((p) => ({
             name: p.name,
-            scenario: p.scenario?.name ?? null,
-            now: p.clock.now(),
-            events: p.log.lastSeq,
+            scenario: p.engine.scenario?.name ?? null,
+            now: p.engine.clock.now(),
+            events: p.engine.log.lastSeq,
           })),
         }),
     },

@@ -15,14 +15,14 @@ export function addRuntimeRule(partition: Partition, spec: SpecIndex, raw: unkno
   const id = partition.rules.nextId();
   let definition;
   try {
-    definition = readRuntimeRule(raw, spec, partition.scenario, { id, start: partition.clock.now() });
+    definition = readRuntimeRule(raw, spec, partition.engine.scenario, { id, start: partition.engine.clock.now() });
   } catch (error) {
     if (error instanceof ScenarioError)
       throw new SimRuleError(error.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)));
     throw error;
   }
   const rule = partition.rules.add(definition, raw);
-  partition.note('rule.added', definition.where);
+  partition.engine.note('rule.added', definition.where);
   return {
     id: rule.id,
     where: definition.where,
@@ -43,7 +43,7 @@ export function listRules(partition: Partition): RuleListing[] {
     times: r.definition.times ?? null,
     rule: r.source,
   }));
-  const scripted = (partition.scenario?.rules ?? []).map((r, i) => ({
+  const scripted = (partition.engine.scenario?.rules ?? []).map((r, i) => ({
     where: r.where,
     ...target(r),
     fired: partition.rules.scenarioUses[i] ?? 0,

@@ -4,7 +4,7 @@
  * for its types.
  */
 import type { IncomingMessage } from 'node:http';
-import type { LayerName } from './layer.js';
+import type { AnsweredBy } from './layer.js';
 
 export type BodyRefusal = 'too-large' | 'too-deep';
 
@@ -43,8 +43,8 @@ export interface Exchange {
 interface AnswerBase {
   status: number;
   headers?: Record<string, string>;
-  /** Which layer produced it, when a layer speaks for several (replay, record, upstream). */
-  layer?: LayerName;
+  /** Who answered, when the layer speaks for several sources (replay, record, upstream). */
+  answeredBy?: AnsweredBy;
   /** The rule that decided it, where the rule is written (sent as `x-sim-rule`, journaled, counted). */
   rule?: string;
   /** Decided by a rule that may leave the spec: not checked against it, and marked outside it. */
@@ -57,8 +57,9 @@ interface AnswerBase {
 }
 
 /**
- * What the simulator says back, one variant per way of saying it; `writeAnswer` is the only place that turns
- * one into bytes on the socket.
+ * What the simulator says back, one variant per way of saying it. Each host turns it into bytes its own way:
+ * `writeAnswer` on Node's response (src/http/io.ts), the lean server's own heads (src/http/lean-http.ts) and
+ * `toResponse` as a Fetch Response (src/http/fetch-io.ts, msw's).
  */
 export type Answer =
   /** A JSON value, serialised when sent; `text` is that serialisation once made (see `jsonText`). */
@@ -75,7 +76,7 @@ export type Answer =
    */
   | (AnswerBase & { kind: 'upgrade'; status: 101; open(socket: MessageSocket): MessageHandlers })
   /** No answer at all: the connection is destroyed, as a crashed server would leave it (a scripted fault). */
-  | { kind: 'drop'; status: 0; layer?: LayerName; rule?: string; outsideSpec?: true; headers?: undefined };
+  | { kind: 'drop'; status: 0; answeredBy?: AnsweredBy; rule?: string; outsideSpec?: true; headers?: undefined };
 
 /** One open WebSocket as whoever serves it sees it: messages out, and the end of it. */
 export interface MessageSocket {

@@ -10,10 +10,11 @@ import type { RuleDefinition } from '../scenarios/definition.js';
 import type { Answer, Exchange } from './exchange.js';
 
 /**
- * Who answered, as the `x-sim-layer` header, the journal and coverage name it: a layer of the answer stage,
- * or a stage of the pipeline that answered before it.
+ * Who answered, as the `x-sim-layer` header, the journal and coverage report it: what a layer of the answer
+ * stage answers as, or a stage of the pipeline that answered before it. Several layers answer as one source
+ * (the world's layers all as `scenario`), so this is not a layer's name.
  */
-export type LayerName =
+export type AnsweredBy =
   | 'rule'
   | 'scenario'
   | 'fallback'
@@ -65,8 +66,10 @@ export interface NearMiss {
 }
 
 export interface Layer {
-  /** Names the layer in the journal and the `x-sim-layer` header. */
-  readonly name: LayerName;
+  /** The layer itself, one name each (`runtime-rules`, `world`): what code and tests call it. */
+  readonly name: string;
+  /** What it reports as having answered; an answer may say otherwise (`Answer.answeredBy`: a replay). */
+  readonly answersAs: AnsweredBy;
   /** Serves `Prefer: code/example/dynamic`; layers without it are skipped for requests that carry one. */
   readonly honorsPreferences?: boolean;
   /** An answer at once where the layer has one at hand (most do): awaiting only what must wait costs less. */

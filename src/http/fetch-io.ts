@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { jsonText } from '../exchange/exchange.js';
-import type { Decide, Decision } from '../pipeline.js';
+import type { Decide, Reply } from '../pipeline.js';
 import { incomingExchange, lowerCaseNames, requestTarget, type IncomingExchange } from './request.js';
 
 /** What a host without a socket answers with: the pipeline as `fetch`. */
@@ -51,7 +51,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * msw 3 under happy-dom), yet the page's fetch may still check CORS (happy-dom's does), and the answer is
  * made for that page alone.
  */
-export function toResponse({ answer, headers: extra }: Decision, request: Request): Response {
+export function toResponse({ answer, headers: extra }: Reply, request: Request): Response {
   // A dropped connection is what fetch reports as a network error.
   if (answer.kind === 'drop' || answer.kind === 'upgrade') return Response.error();
   const headers = new Headers(extra);

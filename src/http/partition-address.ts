@@ -31,12 +31,12 @@ export function selectPartition(
   }
   const partition = name === undefined || name === '' ? partitions.default : partitions.get(name);
   // In real-time mode the world may have moved on since the last request: let what fell due happen first.
-  partition.clock.settle();
+  partition.engine.clock.settle();
   // The request as read becomes the exchange: one object per request, not a copy at each step.
   const exchange = incoming as Exchange;
   exchange.pathname = pathname;
   exchange.id = partition.nextRequestId();
-  exchange.now = partition.clock.now();
+  exchange.now = partition.engine.clock.now();
   return { partition, exchange };
 }
 

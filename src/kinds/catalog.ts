@@ -5,7 +5,7 @@
  */
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
 import type { World, WorldSnapshot } from '../state/world.js';
-import type { Appliers, Handlers, Json, Kind, Publication, Surroundings, Timeline } from './kind.js';
+import type { Appliers, Handlers, Json, Kind, Publication, Schedule, Surroundings } from './kind.js';
 
 type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: Json };
 type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string; data: Json }>;
@@ -15,7 +15,7 @@ export interface KindCatalog {
   readonly handlers: Handlers;
   readonly appliers: Appliers;
   /** Timelines by kind name (timers are keyed `kind:id`). */
-  readonly timelines: ReadonlyMap<string, Timeline>;
+  readonly schedules: ReadonlyMap<string, Schedule>;
   readonly seeds: ReadonlyArray<NonNullable<Kind['seed']>>;
   /** The kinds whose resources have states that rules and coverage speak of. */
   readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
@@ -53,7 +53,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     list,
     handlers: Object.assign({}, ...list.map((k) => k.handlers ?? {})) as Handlers,
     appliers: Object.assign({}, ...list.map((k) => k.appliers ?? {})) as Appliers,
-    timelines: new Map(list.flatMap((k) => (k.timeline ? [[k.name, k.timeline] as const] : []))),
+    schedules: new Map(list.flatMap((k) => (k.schedule ? [[k.name, k.schedule] as const] : []))),
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
     stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
     internal: new Set(publications.flatMap((p) => p.internal ?? [])),

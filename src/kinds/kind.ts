@@ -66,7 +66,7 @@ export type Applier<T extends EventType = EventType> = (
 export type Appliers = { [T in EventType]?: Applier<T> };
 
 /** When a resource of one kind changes by itself on the clock, and what happens then. */
-export interface Timeline {
+export interface Schedule {
   ids(world: World): Iterable<string>;
   /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
   next(world: World, id: string, now: number): number | undefined;
@@ -154,7 +154,7 @@ export interface Kind {
   snapshot?(world: World): Partial<WorldSnapshot>;
   readonly handlers?: Handlers;
   readonly appliers?: Appliers;
-  readonly timeline?: Timeline;
+  readonly schedule?: Schedule;
   readonly publication?: Publication;
   /**
    * scenario-from: what a recording shows of this kind, as parts by section, appended to the draft scenario.

@@ -9,7 +9,8 @@ import type { Layer } from '../exchange/layer.js';
 export const EVENT_STREAM_OPERATION = 'v2.event.subscribe';
 
 export const eventStreamLayer: Layer = {
-  name: 'scenario',
+  name: 'event-stream',
+  answersAs: 'scenario',
   honorsPreferences: true,
   respond(request) {
     const { operation, preferences, partition } = request;

@@ -29,6 +29,7 @@ function echoed(result: MockResult, context: EchoContext): { body: unknown; text
 export function fallbackLayer(fallback: Fallback): Layer {
   return {
     name: 'fallback',
+    answersAs: 'fallback',
     honorsPreferences: true,
     async respond(request) {
       // A canned body is no WebSocket: a handshake no world took (a partition without a scenario, a route no

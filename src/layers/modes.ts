@@ -3,7 +3,7 @@
  * (recording), hybrid replay (recording + upstream, recording what is missing). Nothing for the mock.
  */
 import { existsSync } from 'node:fs';
-import { ConfigError, type SimConfig } from '../config.js';
+import { type SimConfig } from '../config.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { createPassThrough, type PassThrough } from './pass-through.js';
 import { RECORDING_FORMAT, type RecordingHeader } from '../recordings/format.js';
@@ -12,6 +12,7 @@ import { mergeRedaction } from '../recordings/redact.js';
 import { createReplayer } from '../recordings/replay.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import { withoutCredentials } from '../recordings/redact.js';
+import { SimConfigError } from '../sim-errors.js';
 
 export function createModePassThrough(
   config: SimConfig,
@@ -23,7 +24,7 @@ export function createModePassThrough(
   const upstream =
     config.upstream === undefined ? undefined : { url: new URL(config.upstream), timeoutMs: config.upstreamTimeout };
   if (config.replay !== undefined && !existsSync(config.replay) && !upstream) {
-    throw new ConfigError(`no recording at ${config.replay} (replay --upstream URL starts one)`);
+    throw new SimConfigError(`no recording at ${config.replay} (replay --upstream URL starts one)`);
   }
   const replayer =
     config.replay === undefined
@@ -58,10 +59,11 @@ function replayerOf<T>(file: string, read: () => T): T {
     // else is the simulator's own failure, and stays one.
     const code = (error as NodeJS.ErrnoException).code;
     const message = error instanceof Error ? error.message : '';
-    if (error instanceof ConfigError || (code === undefined && !message.startsWith('recording document '))) throw error;
+    if (error instanceof SimConfigError || (code === undefined && !message.startsWith('recording document ')))
+      throw error;
     const why = code ?? message.split('\n')[0];
     throw Object.assign(
-      new ConfigError(
+      new SimConfigError(
         `cannot replay ${file}: ${why}`,
         'Give a recording written by record (or replay --upstream), or repair the document the message names',
       ),

@@ -7,7 +7,7 @@ import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { Recorder } from '../recordings/recorder.js';
 import type { Replayer, Route } from '../recordings/replay.js';
-import type { Layer, LayerName } from '../exchange/layer.js';
+import type { Layer, AnsweredBy } from '../exchange/layer.js';
 import { forward, releaseUpstream, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */
@@ -15,7 +15,7 @@ export type PassThrough = ((
   exchange: Exchange,
   route: Route,
   cursors: Map<string, number>,
-) => Promise<Answer & { layer: LayerName }>) & {
+) => Promise<Answer & { answeredBy: AnsweredBy }>) & {
   /** Lets go of the recording file and of the connections kept open to the upstream, once nothing more is sent. */
   close(): void;
 };
@@ -30,13 +30,13 @@ export function createPassThrough(options: {
     exchange: Exchange,
     route: Route,
     cursors: Map<string, number>,
-  ): Promise<Answer & { layer: LayerName }> => {
+  ): Promise<Answer & { answeredBy: AnsweredBy }> => {
     const replayed = replayer?.answer(exchange, route, cursors);
-    if (replayed) return { ...replayed, layer: 'replay' };
+    if (replayed) return { ...replayed, answeredBy: 'replay' };
     if (!upstream) throw (replayer as Replayer).miss(exchange, route);
     const started = wallClock();
-    // `forward` makes a new answer each time, so it is marked where it stands: a copy spread with the layer
-    // took a slow path on every forwarded request, and the pipeline's reads of it missed (2026-11-28).
+    // `forward` makes a new answer each time, so it is marked where it stands: a copy spread with the field
+    // takes V8's slow path on every forwarded request, and the pipeline's reads of it miss.
     const answer = await forward(exchange, upstream);
     if (!recorder) return marked(answer, 'upstream');
     // A whole answer waits for its interaction to be in the file (written with others of the same turn).
@@ -51,14 +51,15 @@ export function createPassThrough(options: {
   });
 }
 
-function marked(answer: Answer, layer: LayerName): Answer & { layer: LayerName } {
-  answer.layer = layer;
-  return answer as Answer & { layer: LayerName };
+function marked(answer: Answer, by: AnsweredBy): Answer & { answeredBy: AnsweredBy } {
+  answer.answeredBy = by;
+  return answer as Answer & { answeredBy: AnsweredBy };
 }
 
 export function passThroughLayer(through: PassThrough): Layer {
   return {
-    name: 'upstream',
+    name: 'pass-through',
+    answersAs: 'upstream',
     honorsPreferences: true,
     respond: (request) =>
       through(

@@ -46,7 +46,7 @@ function runtimeRules(partition: Partition): Rules | undefined {
 }
 
 function scenarioRules(partition: Partition): Rules | undefined {
-  const scripted = partition.scenario?.rules;
+  const scripted = partition.engine.scenario?.rules;
   if (!scripted?.length) return undefined;
   const uses = partition.rules.scenarioUses;
   return {
@@ -60,7 +60,8 @@ function scenarioRules(partition: Partition): Rules | undefined {
 /** The rules a test added at run time (`POST /__sim/rules`, the handle's `rules.add`). */
 export function runtimeRuleLayer(wait: Wait = realWait): Layer {
   return {
-    name: 'rule',
+    name: 'runtime-rules',
+    answersAs: 'rule',
     respond(request) {
       const rules = runtimeRules(request.partition);
       return rules && consult(rules, request, wait);
@@ -71,7 +72,8 @@ export function runtimeRuleLayer(wait: Wait = realWait): Layer {
 /** The scenario file's `rules:`. */
 export function scenarioRuleLayer(wait: Wait = realWait): Layer {
   return {
-    name: 'rule',
+    name: 'scenario-rules',
+    answersAs: 'rule',
     respond(request) {
       const rules = scenarioRules(request.partition);
       return rules && consult(rules, request, wait);
@@ -192,7 +194,7 @@ function weigh(rule: RuleDefinition, request: RuleSubject, used: number, tally?:
       return first;
     params = matched ?? {};
   }
-  const now = partition.clock.now();
+  const now = partition.engine.clock.now();
   const after = rule.after;
   if (
     after !== undefined &&
@@ -244,9 +246,9 @@ function weigh(rule: RuleDefinition, request: RuleSubject, used: number, tally?:
       }
     }
   }
-  const world = partition.world;
+  const world = partition.engine.world;
   for (const [kind, condition] of Object.entries(rule.state ?? {})) {
-    const actual = partition.stateOf(kind, condition.id);
+    const actual = partition.engine.stateOf(kind, condition.id);
     if (
       fails(
         actual === condition.is

@@ -22,7 +22,7 @@ export const STREAM_OPERATIONS = ['v2.event.subscribe', 'v2.session.history', 'v
 
 /** A session of the partition's world that exists now, or SessionNotFoundError. */
 function sessionOf(partition: Partition, id: string | undefined) {
-  const session = partition.world?.sessions.get(id ?? '');
+  const session = partition.engine.world?.sessions.get(id ?? '');
   if (!session || session.status === 'scheduled') throw new SessionNotFoundError(id ?? '');
   return session;
 }
@@ -31,8 +31,8 @@ function untilIdle(partition: Partition, sessionID: string): Promise<Answer> {
   ensureRoom('waiting', waiting.get(partition) ?? 0, 'request waiting for a session');
   waiting.set(partition, (waiting.get(partition) ?? 0) + 1);
   return new Promise((resolve) => {
-    const unsubscribe = partition.log.subscribe(() => {
-      const session = partition.world?.sessions.get(sessionID);
+    const unsubscribe = partition.engine.log.subscribe(() => {
+      const session = partition.engine.world?.sessions.get(sessionID);
       if (session?.status === 'busy') return;
       unsubscribe();
       waiting.set(partition, (waiting.get(partition) ?? 1) - 1);
@@ -42,12 +42,13 @@ function untilIdle(partition: Partition, sessionID: string): Promise<Answer> {
 }
 
 export const sessionStreamsLayer: Layer = {
-  name: 'scenario',
+  name: 'session-streams',
+  answersAs: 'scenario',
   respond(request) {
     const { operation, partition, pathParams, query } = request;
     switch (operation.operationId) {
       case 'v2.session.history': {
-        if (!partition.world) return undefined;
+        if (!partition.engine.world) return undefined;
         const session = sessionOf(partition, pathParams.sessionID);
         const after = queryInteger(query.after, 'after', 0) ?? 0;
         const limit = Math.min(
@@ -57,12 +58,12 @@ export const sessionStreamsLayer: Layer = {
         return jsonAnswer(200, partition.events.durable.page(session.definition.id, after, limit));
       }
       case 'v2.session.events': {
-        if (!partition.world) return undefined;
+        if (!partition.engine.world) return undefined;
         const session = sessionOf(partition, pathParams.sessionID);
         return partition.events.follow(session.definition.id, queryInteger(query.after, 'after', 0) ?? 0);
       }
       case 'v2.session.wait': {
-        if (!partition.world) return undefined;
+        if (!partition.engine.world) return undefined;
         const session = sessionOf(partition, pathParams.sessionID);
         if (session.status !== 'busy') return emptyAnswer(204);
         return untilIdle(partition, session.definition.id);

@@ -34,7 +34,7 @@ export function withStreamFault(answer: Answer, subject: RuleSubject, wait: Wait
   const fault = left?.rule.stream;
   if (!left || !fault || answer.kind !== 'stream') return answer;
   const { rule, use } = left;
-  const seed = `${subject.partition.scenario?.seed ?? subject.partition.name}:${rule.where}:${use}`;
+  const seed = `${subject.partition.engine.scenario?.seed ?? subject.partition.name}:${rule.where}:${use}`;
   return {
     ...answer,
     stream: faultyStream(answer.stream, fault, { random: createRandom(seed), wait }),

@@ -59,8 +59,8 @@ function endToEnd(headers: IncomingMessage['headers'], drop: ReadonlySet<string>
 /**
  * Connections to each upstream, kept open between requests; closed with `releaseUpstream`. Three clients:
  * - the lean client (`http/lean-client.ts`) for a plain-HTTP upstream: keep-alive, one request at a time on each
- *   connection, as many connections as requests in flight. A forwarded request cost the simulator 162 µs of CPU
- *   through it, 193 through undici's Pool (alternated runs, 50 connections; see bench/profile-notes.md).
+ *   connection, as many connections as requests in flight. A forwarded request costs the simulator less CPU
+ *   through it than through undici's Pool (bench/profile-notes.md has the alternated runs).
  * - undici's Pool, the same way, for an HTTPS upstream.
  * - node:http's request, whenever something has replaced `http.request` (nock, or msw's interceptors, in a test
  *   process): those script upstreams by patching node:http and the global fetch, and the other two clients would
@@ -131,7 +131,7 @@ export function httpIsNodesOwn(): boolean {
 
 /**
  * Ask for identity encoding: answers are checked (and, later, recorded) as plain text. One object, added to
- * and never deleted from: a spread copy, or a deleted key, cost a forwarded request a slow path (2026-11-28).
+ * and never deleted from: a spread copy, or a deleted key, sends a forwarded request down V8's slow path.
  */
 function forwardedHeaders(exchange: Exchange, drop: ReadonlySet<string> = NOT_FORWARDED): Record<string, string> {
   const headers = endToEnd(exchange.headers, drop);
@@ -161,7 +161,7 @@ function failure(where: string, upstream: Upstream, code: string, message: strin
  * answers the same bytes (a polled shell, a page, a list), and the same bytes are the same JSON value. It is
  * served as the same object, never changed, so that its check against the spec is made once (`served`) and
  * the text is not parsed again. Kept by length, a few bodies a length, each compared byte for byte: a key
- * made of the bytes as text cost every forwarded answer a string and its hash (2026-11-28).
+ * made of the bytes as text would cost every forwarded answer a string and its hash.
  */
 const SMALL_BODY = 2048;
 const LENGTHS_KEPT = 128;

@@ -9,15 +9,16 @@ import type { Layer } from '../exchange/layer.js';
 
 export function worldLayer(kinds: KindCatalog): Layer {
   return {
-    name: 'scenario',
+    name: 'world',
+    answersAs: 'scenario',
     respond(request) {
       const { partition, exchange, operation } = request;
-      const world = partition.world;
+      const world = partition.engine.world;
       const handler = kinds.handlers[operation.operationId];
       if (!world || !handler) return undefined;
-      const decision = handler(request, { world, now: partition.clock.now(), project: partition.project() });
+      const decision = handler(request, { world, now: partition.engine.clock.now(), project: partition.project() });
       if (!decision) return undefined;
-      if (decision.events) partition.commit(decision.events, { request: exchange.id });
+      if (decision.events) partition.engine.commit(decision.events, { request: exchange.id });
       return decision.answer;
     },
   };

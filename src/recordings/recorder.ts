@@ -35,7 +35,6 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { ConfigError } from '../config.js';
 import { SimRecordingWriteError } from '../errors.js';
 import { beforeWrites } from '../http/outbox.js';
 import { wallClock } from '../state/clock.js';
@@ -43,6 +42,7 @@ import type { Answer, Exchange } from '../exchange/exchange.js';
 import { headerDocument, interactionDocument, parseRecording, type RecordingHeader } from './format.js';
 import { interactionText, requestBody } from './interaction-text.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from './redact.js';
+import { SimConfigError } from '../sim-errors.js';
 
 /** How much of one streamed answer a recording keeps. */
 export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;
@@ -94,7 +94,7 @@ export function createRecorder(
     fd = openSync(file, 'a');
     if (!existing || existing.size === 0) writeSync(fd, headerDocument(header));
   } catch (error) {
-    throw new ConfigError(`cannot record into ${file}: ${describeFsError(error)}`);
+    throw new SimConfigError(`cannot record into ${file}: ${describeFsError(error)}`);
   }
 
   // Where the last whole document ends: a write that fails half-way is cut back to it, so the file stays valid.

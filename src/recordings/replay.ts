@@ -31,7 +31,7 @@ export interface Replayer {
 }
 
 /** A recorded answer, saying it was replayed. */
-export type Replayed = Answer & { layer: 'replay' };
+export type Replayed = Answer & { answeredBy: 'replay' };
 
 interface Identity {
   method: string;
@@ -278,7 +278,7 @@ function keptResponse(response: Interaction['response'], headerSets: HeaderSets)
 function toAnswer(response: KeptResponse): Replayed {
   if (response.chunks)
     return {
-      layer: 'replay',
+      answeredBy: 'replay',
       kind: 'stream',
       status: response.status,
       headers: response.headers,
@@ -290,11 +290,11 @@ function toAnswer(response: KeptResponse): Replayed {
 /** The answer a recorded response gives every time it is served (a stream is played anew each time). */
 function served(response: KeptResponse): Replayed {
   const { status, headers, body, json } = response;
-  const layer = 'replay';
+  const answeredBy = 'replay';
   // The text goes out as recorded; the value is what the answer is checked with, parsed once.
   if (json)
     return {
-      layer,
+      answeredBy,
       kind: 'json',
       status,
       headers,
@@ -302,8 +302,8 @@ function served(response: KeptResponse): Replayed {
       text: json.text,
       served: true,
     };
-  if (body !== undefined) return { layer, kind: 'raw', status, headers, raw: Buffer.from(body) };
-  return { layer, kind: 'empty', status, headers };
+  if (body !== undefined) return { answeredBy, kind: 'raw', status, headers, raw: Buffer.from(body) };
+  return { answeredBy, kind: 'empty', status, headers };
 }
 
 /**

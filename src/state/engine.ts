@@ -1,16 +1,16 @@
 /**
  * The engine of a partition: its world, its clock and its log, and the one way the world changes. A
- * decision (a handler answering a request, a timeline whose time has come) yields event drafts; `commit`
+ * decision (a handler answering a request, a schedule whose time has come) yields event drafts; `commit`
  * stamps each with its instant and cause, applies it to the world through the resource appliers, appends it
  * to the log, and reschedules the timers of what may now change next. Nothing else writes world state.
  *
  * Rescheduling costs what the events touched, not what the world holds: an event can move only the timers of
  * the kind whose applier applies it (a kind's `next` reads its own resources alone), and of that kind only
- * its resource's timer when the kind can tell which (`Timeline.touches`, e.g. a session's events). So playing
+ * its resource's timer when the kind can tell which (`Schedule.touches`, e.g. a session's events). So playing
  * a turn's thousand events costs the same beside ten sessions or ten thousand.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
-import type { Timeline } from '../kinds/kind.js';
+import type { Schedule } from '../kinds/kind.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import { createClock, DEFAULT_START, wallClock, type Clock } from './clock.js';
 import type { DomainEvent, EventCause, EventDraft } from './events.js';
@@ -45,7 +45,7 @@ export interface Engine {
    * Switches to a scenario (or none) and starts it afresh: new world, clock at its start, no timers. Logged
    * as a `scenario` action, or as `why` says (a hot reload is a switch to the file's new version).
    */
-  use(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
+  useScenario(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
   /** The current scenario from its start again. */
   reset(): void;
   /** Notes a control action in the log (the readers clear or count on it). */
@@ -83,8 +83,8 @@ export function createEngine(options: EngineOptions): Engine {
       const split = key.indexOf(':');
       const kind = key.slice(0, split);
       const id = key.slice(split + 1);
-      const drafts = kinds.timelines.get(kind)?.fire(world, id, clock.now()) ?? [];
-      // The timer that fired is gone: its resource gets its next instant whatever it did, so the timeline keeps going.
+      const drafts = kinds.schedules.get(kind)?.fire(world, id, clock.now()) ?? [];
+      // The timer that fired is gone: its resource gets its next instant whatever it did, so the schedule keeps going.
       apply(drafts, { timer: key }, { kind, id });
     },
   });
@@ -96,13 +96,13 @@ export function createEngine(options: EngineOptions): Engine {
   const keyed = new Map<string, Set<string>>();
 
   /** Every timer of a kind worked out again, from its table: `ids` says which resources still have one. */
-  const rescan = (kind: string, timeline: Timeline, now: number) => {
+  const rescan = (kind: string, schedule: Schedule, now: number) => {
     if (!world) return;
     const before = keyed.get(kind);
     const live = new Set<string>();
-    for (const id of timeline.ids(world)) {
+    for (const id of schedule.ids(world)) {
       const key = `${kind}:${id}`;
-      const at = timeline.next(world, id, now);
+      const at = schedule.next(world, id, now);
       clock.schedule(key, at);
       if (at !== undefined) live.add(key);
     }
@@ -112,10 +112,10 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /** One resource's timer worked out again (a kind with `touches` answers `next` for any id, gone ones too). */
-  const refresh = (kind: string, timeline: Timeline, id: string, now: number) => {
+  const refresh = (kind: string, schedule: Schedule, id: string, now: number) => {
     if (!world) return;
     const key = `${kind}:${id}`;
-    const at = timeline.next(world, id, now);
+    const at = schedule.next(world, id, now);
     clock.schedule(key, at);
     let keys = keyed.get(kind);
     if (!keys) keyed.set(kind, (keys = new Set()));
@@ -144,15 +144,15 @@ export function createEngine(options: EngineOptions): Engine {
     };
     for (const event of events) {
       const kind = owners.get(event.type);
-      const timeline = kind === undefined ? undefined : kinds.timelines.get(kind);
-      if (kind !== undefined && timeline) note(kind, timeline.touches?.(event));
+      const schedule = kind === undefined ? undefined : kinds.schedules.get(kind);
+      if (kind !== undefined && schedule) note(kind, schedule.touches?.(event));
     }
-    if (fired) note(fired.kind, kinds.timelines.get(fired.kind)?.touches ? fired.id : undefined);
+    if (fired) note(fired.kind, kinds.schedules.get(fired.kind)?.touches ? fired.id : undefined);
     if (!whole && !named) return;
     const now = clock.now();
-    for (const [kind, timeline] of kinds.timelines) {
-      if (whole?.has(kind)) rescan(kind, timeline, now);
-      else for (const id of named?.get(kind) ?? []) refresh(kind, timeline, id, now);
+    for (const [kind, schedule] of kinds.schedules) {
+      if (whole?.has(kind)) rescan(kind, schedule, now);
+      else for (const id of named?.get(kind) ?? []) refresh(kind, schedule, id, now);
     }
   };
 
@@ -160,7 +160,7 @@ export function createEngine(options: EngineOptions): Engine {
   const rescheduleAll = () => {
     keyed.clear();
     const now = clock.now();
-    for (const [kind, timeline] of kinds.timelines) rescan(kind, timeline, now);
+    for (const [kind, schedule] of kinds.schedules) rescan(kind, schedule, now);
   };
 
   /** Commits the drafts (if any) and reschedules what they touched, and the timer that fired for them. */
@@ -239,7 +239,7 @@ export function createEngine(options: EngineOptions): Engine {
     get advancing() {
       return advancing;
     },
-    use(definition, why) {
+    useScenario(definition, why) {
       chosen = definition;
       start();
       engine.note(why?.action ?? 'scenario', why?.detail ?? definition?.name ?? 'none');

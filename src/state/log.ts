@@ -7,7 +7,7 @@
  * memory stays flat however long a partition lives.
  */
 import type { Answer } from '../exchange/exchange.js';
-import type { LayerName, NearMiss } from '../exchange/layer.js';
+import type { AnsweredBy, NearMiss } from '../exchange/layer.js';
 import type { Violation } from '../openapi/violation.js';
 import type { DomainEvent } from './events.js';
 
@@ -21,7 +21,7 @@ export interface ExchangeEntry {
   path: string;
   operationId?: string;
   /** Who answered: rule, scenario, fallback, validation, simulator, upstream, replay, record. */
-  layer: LayerName;
+  layer: AnsweredBy;
   status: number;
   /** `_tag` (or ProjectCopyError's `name`) of an error answer. */
   tag?: string;
@@ -80,12 +80,12 @@ export interface ExchangeDetails {
   sides(): ExchangeSides;
 }
 
-/** `reload`: a watched scenario file changed and the world restarted from it; `reload.failed`: the edit was refused. */
+/** `reload`: a watched scenario file changed and the world was reset from it; `reload.failed`: the edit was refused. */
 export type ControlAction =
   'advance' | 'reset' | 'scenario' | 'reload' | 'reload.failed' | 'rule.added' | 'rule.removed';
 
 /** The actions after which the world starts afresh: readers that keep what they saw of the old one let it go. */
-export const WORLD_RESTARTS: ReadonlySet<ControlAction> = new Set<ControlAction>(['reset', 'scenario', 'reload']);
+export const WORLD_RESETS: ReadonlySet<ControlAction> = new Set<ControlAction>(['reset', 'scenario', 'reload']);
 
 export interface ControlEntry {
   kind: 'control';
@@ -165,7 +165,7 @@ export function createEventLog(
       if (ring.length > capacity + capacity / 10) ring.splice(0, ring.length - capacity);
       if (numbered.kind === 'exchange') {
         if (numbered.details) keepDetails(numbered, numbered.details);
-      } else if (numbered.kind === 'control' && WORLD_RESTARTS.has(numbered.action)) {
+      } else if (numbered.kind === 'control' && WORLD_RESETS.has(numbered.action)) {
         // Request ids start again with a new world: details kept under the old ones would answer for the new.
         for (const kept of [...detailed.values()]) release(kept);
         newest = undefined;

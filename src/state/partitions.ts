@@ -21,8 +21,10 @@ export const DEFAULT_PARTITION = 'default';
 export const DEFAULT_MAX_PARTITIONS = 256;
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-export interface Partition extends Engine {
+/** A partition has an engine (its world, clock and log) and what it counts of its own beside it. */
+export interface Partition {
   readonly name: string;
+  readonly engine: Engine;
   readonly journal: Journal;
   readonly coverage: Coverage;
   readonly rules: RuleStore;
@@ -37,10 +39,11 @@ export interface Partition extends Engine {
   project(): ProjectContext;
   /** `req_000001`, counted per partition so a worker's ids do not depend on what other workers send. */
   nextRequestId(): string;
-  /** Back to the start: world, clock, run-time rules, replay cursors (coverage keeps counting). */
-  restart(): void;
-  /** Switches scenario (or none) and restarts. */
-  switchTo(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
+  /** Back to the scenario's start: world, clock, run-time rules, replay cursors (coverage keeps counting). */
+  reset(): void;
+  /** Switches to another scenario (or none) and resets. */
+  useScenario(definition: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }): void;
+  dispose(): void;
 }
 
 export interface Partitions {
@@ -49,7 +52,7 @@ export interface Partitions {
   get(name: string): Partition;
   find(name: string): Partition | undefined;
   list(): Partition[];
-  /** Removes a partition; the default one is restarted instead, as it always exists. */
+  /** Removes a partition; the default one is reset instead, as it always exists. */
   delete(name: string): void;
   /** The caps on long-lived streams, over all partitions: API event subscribers and inspector pages. */
   readonly streams: { readonly subscribers: StreamQuota; readonly live: StreamQuota };
@@ -97,51 +100,49 @@ export function createPartitions(options: PartitionsOptions): Partitions {
     const rules = createRuleStore();
     const replayCursors = new Map<string, number>();
     let requests = 0;
-    // Whatever a partition counted of its own goes with a restart: rules and their uses, replay positions, request ids.
+    // Whatever a partition counted of its own goes with a reset: rules and their uses, replay positions, request ids.
     const forget = () => {
       rules.reset();
       replayCursors.clear();
-      // Request ids start again at req_000001 (the log lets go of the old exchanges' details as the world restarts).
+      // Request ids start again at req_000001 (the log lets go of the old exchanges' details as the world resets).
       requests = 0;
     };
     const project = () => engine.scenario?.project ?? options.project;
     const readers = options.readers(engine, project, name);
-    const disposeEngine = engine.dispose.bind(engine);
-    const extras = {
+    return {
       name,
+      engine,
       ...readers,
       rules,
       replayCursors,
       project,
       nextRequestId: () => `req_${String(++requests).padStart(6, '0')}`,
-      restart() {
+      reset() {
         forget();
         engine.reset();
       },
-      switchTo(next: ScenarioDefinition | undefined, why?: { action: ControlAction; detail: string }) {
+      useScenario(next, why) {
         forget();
-        engine.use(next, why);
+        engine.useScenario(next, why);
       },
       dispose() {
         readers.events.dispose();
-        disposeEngine();
+        engine.dispose();
       },
     };
-    // The engine keeps its getters (world, scenario): extend it rather than copy it.
-    return Object.assign(engine, extras);
   };
 
-  const fallback = create(DEFAULT_PARTITION, options.initial);
-  partitions.set(DEFAULT_PARTITION, fallback);
+  const defaultPartition = create(DEFAULT_PARTITION, options.initial);
+  partitions.set(DEFAULT_PARTITION, defaultPartition);
 
   return {
-    default: fallback,
+    default: defaultPartition,
     get(name) {
       const found = partitions.get(name);
       if (found) return found;
       if (!NAME.test(name)) throw new SimPartitionNameError(name);
       if (partitions.size >= max) throw new SimPartitionLimitError(name, max);
-      const partition = create(name, fallback.scenario);
+      const partition = create(name, defaultPartition.engine.scenario);
       partitions.set(name, partition);
       return partition;
     },
@@ -151,7 +152,7 @@ export function createPartitions(options: PartitionsOptions): Partitions {
       const partition = partitions.get(name);
       if (!partition) throw new SimPartitionNotFoundError(name, [...partitions.keys()]);
       if (name === DEFAULT_PARTITION) {
-        partition.restart();
+        partition.reset();
         return;
       }
       partition.dispose();

@@ -10,7 +10,7 @@ import type { KindCatalog } from '../kinds/catalog.js';
 import { createSseChannel, sseFrame, SSE_HEADERS, SUBSCRIBER_BUFFER, type SseChannel } from '../http/sse.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { Engine } from '../state/engine.js';
-import { WORLD_RESTARTS, type LogEntry } from '../state/log.js';
+import { WORLD_RESETS, type LogEntry } from '../state/log.js';
 import { createIds, createRandom } from '../state/random.js';
 import { createDurableLog, type DurableLog } from './durable-log.js';
 import { createSequenceCounter, followers, publish, type Envelope } from './publication.js';
@@ -70,7 +70,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
   let dropped = 0;
   const durable = createDurableLog();
   /** A new world: its sessions' histories are what their logs replay, numbered as the stream goes on numbering. */
-  const restart = () => {
+  const reset = () => {
     sequence.reset(engine.world);
     durable.clear();
     if (!engine.world) return;
@@ -90,7 +90,7 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
         }));
     });
   };
-  restart();
+  reset();
 
   const beat = (subscriber: Subscriber, now: number) => {
     if (engine.clock.realTime) return; // the wall-clock keep-alive covers a clock that moves by itself
@@ -127,8 +127,8 @@ export function createEventStream(engine: Engine, options: EventStreamOptions): 
       }
       return;
     }
-    if (entry.kind === 'control' && WORLD_RESTARTS.has(entry.action)) {
-      restart();
+    if (entry.kind === 'control' && WORLD_RESETS.has(entry.action)) {
+      reset();
       ids = createIds(createRandom(`${options.seed}:stream`));
       derivedIds = createIds(createRandom(`${options.seed}:derived`));
       for (const subscriber of subscribers) subscriber.nextBeat = entry.time + heartbeatMs;

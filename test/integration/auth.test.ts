@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/app.js';
-import { ConfigError, resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config.js';
 import { SES } from '../support/requests.js';
+import { SimConfigError } from '../../src/sim-errors.js';
 
 const PASSWORD = 'hunter2-do-not-leak';
 const token = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -165,7 +166,7 @@ describe('auth on the API', () => {
   it.each([[''], [':secret'], ['alice:'], [{ password: '' }], [{ user: 'a:b', password: 'x' }]])(
     'refuses the setting %j naming auth, never echoing a password',
     (auth) => {
-      expect(() => resolveConfig({ auth })).toThrow(ConfigError);
+      expect(() => resolveConfig({ auth })).toThrow(SimConfigError);
       expect(() => resolveConfig({ auth })).toThrow(/^auth /);
       expect(() => resolveConfig({ auth })).not.toThrow(/secret/);
     },

@@ -376,7 +376,7 @@ describe('GET /api/event on the wire', () => {
     // Enough events to fill the socket buffers on both ends and then the 256 frames the simulator will hold.
     const padding = 'x'.repeat(2000);
     for (let i = 0; i < 3000 && partition.events.dropped === 0; i++) {
-      partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
+      partition.engine.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
         request: 'test',
       });
       if (i % 100 === 0) await new Promise((r) => setImmediate(r));

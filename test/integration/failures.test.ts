@@ -26,6 +26,7 @@ async function pipelineWithBrokenResponder() {
     layers: [
       {
         name: 'fallback',
+        answersAs: 'fallback',
         respond: () => Promise.reject(new Error('kaboom in a responder')),
       },
     ],

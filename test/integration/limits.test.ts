@@ -302,7 +302,7 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
       // Large frames: the byte bound (256 KiB) comes long before the 256-frame one would.
       const padding = 'x'.repeat(16_000);
       for (let i = 0; i < 2000 && partition.events.dropped === 0; i++) {
-        partition.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
+        partition.engine.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
           request: 'test',
         });
         if (i % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -368,7 +368,7 @@ describe('memory under abuse', { timeout: 60_000 }, () => {
     const warm = memory();
     await send(1200);
     expect(partition.journal.entries().length).toBe(1000);
-    expect(partition.log.entries().length).toBeLessThanOrEqual(5000);
+    expect(partition.engine.log.entries().length).toBeLessThanOrEqual(5000);
     expectBounded(warm, 8 * MB);
   });
 });

@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { ConfigError } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { skippedWhen } from '../support/environment.js';
 import { freePort } from '../support/ports.js';
+import { SimConfigError } from '../../src/sim-errors.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
 const PLUGINS = {
@@ -135,7 +135,9 @@ describe('a recording that cannot be written', () => {
     const dir = tempDir('sim-notdir-');
     writeFileSync(join(dir, 'file'), 'x');
     const recording = join(dir, 'file', 'r.yaml');
-    await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(ConfigError);
+    await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(
+      SimConfigError,
+    );
     await expect(createApp({ upstream: upstreamUrl, record: recording, log: () => {} })).rejects.toThrow(
       `cannot record into ${recording}: a part of the path is a file, not a folder (EEXIST)`,
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClock, DEFAULT_START } from '../../src/state/clock.js';
-import { ConfigError, resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config.js';
+import { SimConfigError } from '../../src/sim-errors.js';
 import { createJournal } from '../../src/control/journal.js';
 import { createEventLog } from '../../src/state/log.js';
 
@@ -15,7 +16,7 @@ describe('resolveConfig', () => {
     [{ seed: '' }, /seed/],
     [{ projectDir: 'relative/dir' }, /projectDir/],
   ])('refuses %o naming the setting', (options, message) => {
-    expect(() => resolveConfig(options)).toThrow(ConfigError);
+    expect(() => resolveConfig(options)).toThrow(SimConfigError);
     expect(() => resolveConfig(options)).toThrow(message);
   });
 });

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as simErrors from '../../src/sim-errors.js';
-import { ConfigError } from '../../src/config.js';
 import {
   SIM_ERRORS,
   SimConfigError,
@@ -43,8 +42,8 @@ describe('SimulatorError', () => {
     expect(rule.problems).toEqual(['when.operation: no operation v2.nope']);
   });
 
-  it('is what ConfigError has become: a SimConfigError with a hint', () => {
-    const refused = new ConfigError('port must be an integer from 0 to 65535, got -1');
+  it('is what SimConfigError has become: a SimConfigError with a hint', () => {
+    const refused = new SimConfigError('port must be an integer from 0 to 65535, got -1');
     expect(refused).toBeInstanceOf(SimConfigError);
     expect(refused).toBeInstanceOf(SimulatorError);
     expect(refused.tag).toBe('SimConfigError');

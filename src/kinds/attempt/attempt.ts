@@ -11,7 +11,7 @@ import { ATTEMPT_LIFETIME } from '../integration/flows.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
 import { handlers } from './handlers.js';
-import { attemptTimeline, SETTLED_KEPT_MS } from './settle.js';
+import { attemptSchedule, SETTLED_KEPT_MS } from './settle.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
 
 const STATES: readonly AttemptStatus[] = ['pending', 'complete', 'failed', 'expired'];
@@ -121,7 +121,7 @@ export const attempt: Kind = {
     },
   },
 
-  timeline: attemptTimeline,
+  schedule: attemptSchedule,
 
   publication: {
     // A poll is a request, answered; the real server announces no attempt starting, cancelled or removed.

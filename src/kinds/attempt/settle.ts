@@ -5,7 +5,7 @@
  */
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
-import type { Timeline } from '../kind.js';
+import type { Schedule } from '../kind.js';
 import type { AttemptState } from './types.js';
 
 /** How long the real server keeps a started attempt once it settled (its sweep removes it after). */
@@ -42,7 +42,7 @@ export function settle(world: World, attempt: AttemptState, status: Outcome, now
  * Pending until its scripted time or its expiry, whichever comes first (a poll-scripted or code attempt only
  * expires on the clock); a started one that settled is removed a minute later.
  */
-export const attemptTimeline: Timeline = {
+export const attemptSchedule: Schedule = {
   ids: (world) => world.attempts.keys(),
   next(world, id) {
     const attempt = world.attempts.get(id);

@@ -131,7 +131,7 @@ export const form: Kind = {
     'form.cancelled': (world, { data }) => changeState('form', data.id, formOf(world, data.id), 'cancelled'),
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => world.forms.keys(),
     next(world, id) {
       const state = formOf(world, id);

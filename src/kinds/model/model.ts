@@ -61,7 +61,7 @@ export const model: Kind = {
     },
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => appearances(world).map(String),
     next: (world, id) => (Number(id) > world.catalogue.revealedUntil ? Number(id) : undefined),
     fire: (world, id, now) =>

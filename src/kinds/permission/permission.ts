@@ -193,7 +193,7 @@ export const permission: Kind = {
     },
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => [...world.permissions.values()].filter((p) => p.status === 'scheduled').map((p) => p.record.id),
     next: (world, id) => world.permissions.get(id)?.appears,
     fire(world, id, now) {

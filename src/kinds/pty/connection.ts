@@ -8,7 +8,7 @@
  */
 import type { Answer, MessageHandlers, MessageSocket } from '../../exchange/exchange.js';
 import { draft, type EventCause, type EventDraft } from '../../state/events.js';
-import { WORLD_RESTARTS } from '../../state/log.js';
+import { WORLD_RESETS } from '../../state/log.js';
 import type { Partition } from '../../state/partitions.js';
 import { typeInto } from './terminal.js';
 import type { PtyState } from './types.js';
@@ -66,7 +66,7 @@ function attach(
   cause: EventCause,
   socket: MessageSocket,
 ): MessageHandlers {
-  const world = partition.world;
+  const world = partition.engine.world;
   const pty = world?.ptys.get(id);
   if (!world || !pty || pty.status !== 'running') {
     socket.close(EXITED.code, EXITED.reason);
@@ -76,12 +76,12 @@ function attach(
   const from = Math.max(replayFrom(cursor, end), pty.dropped);
   if (from < end) socket.sendText(pty.output.slice(from - pty.dropped));
   socket.sendBinary(cursorFrame(end));
-  partition.commit([draft('pty.connected', { id })], cause);
+  partition.engine.commit([draft('pty.connected', { id })], cause);
   // The world this connection belongs to: once the partition serves another, it has nothing left to show.
-  const current = () => partition.world === world && world.ptys.has(id);
-  const stop = partition.log.subscribe((entry) => {
+  const current = () => partition.engine.world === world && world.ptys.has(id);
+  const stop = partition.engine.log.subscribe((entry) => {
     if (entry.kind === 'control') {
-      if (WORLD_RESTARTS.has(entry.action)) socket.close(RESTARTED.code, RESTARTED.reason);
+      if (WORLD_RESETS.has(entry.action)) socket.close(RESTARTED.code, RESTARTED.reason);
       return;
     }
     if (entry.kind !== 'event' || (entry.data as { id?: unknown }).id !== id) return;
@@ -95,14 +95,14 @@ function attach(
         return;
       }
       // In real-time mode the clock moved while the client typed: what fell due happens first.
-      partition.clock.settle();
+      partition.engine.clock.settle();
       const now = world.ptys.get(id);
       if (now?.status !== 'running') return;
-      partition.commit(typed(now, text, partition.clock.now()), cause);
+      partition.engine.commit(typed(now, text, partition.engine.clock.now()), cause);
     },
     closed() {
       stop();
-      if (current()) partition.commit([draft('pty.disconnected', { id })], cause);
+      if (current()) partition.engine.commit([draft('pty.disconnected', { id })], cause);
     },
   };
 }

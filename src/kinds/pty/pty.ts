@@ -186,7 +186,7 @@ export const pty: Kind = {
     },
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => world.ptys.keys(),
     next(world, id) {
       const found = world.ptys.get(id);

@@ -131,7 +131,7 @@ export const question: Kind = {
       changeState('question', data.requestID, world.questions.get(data.requestID), 'rejected'),
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => [...world.questions.values()].filter((q) => q.status === 'scheduled').map((q) => q.record.id),
     next: (world, id) => world.questions.get(id)?.appears,
     fire(world, id, now) {

@@ -247,7 +247,7 @@ export const session: Kind = {
     },
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => world.sessions.keys(),
     // Every event a session applies names its session: a turn's thousand events move that session's timer alone.
     touches: ({ data }) => {

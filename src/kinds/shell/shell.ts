@@ -154,7 +154,7 @@ export const shell: Kind = {
       changeState('shell', data.id, world.shells.get(data.id), data.status, { completed: time, exit: data.exit }),
   },
 
-  timeline: {
+  schedule: {
     ids: (world) => world.shells.keys(),
     next(world, id) {
       const found = world.shells.get(id);

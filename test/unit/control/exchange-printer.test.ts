@@ -8,7 +8,8 @@ import {
   wantsColour,
   type ExchangeRecord,
 } from '../../../src/control/exchange-printer.js';
-import { resolveConfig, ConfigError } from '../../../src/config.js';
+import { resolveConfig } from '../../../src/config.js';
+import { SimConfigError } from '../../../src/sim-errors.js';
 import { createEventLog, type ExchangeEntry, type Unnumbered } from '../../../src/state/log.js';
 
 const NINE = Date.UTC(2026, 10, 22, 9, 0, 6);
@@ -309,7 +310,7 @@ describe('logExchanges in SimOptions', () => {
       format: 'lines',
       headers: true,
     });
-    expect(() => resolveConfig({ logExchanges: 'line' as 'lines' })).toThrow(ConfigError);
+    expect(() => resolveConfig({ logExchanges: 'line' as 'lines' })).toThrow(SimConfigError);
     expect(() => resolveConfig({ logExchanges: { format: 'yaml' } as never })).toThrow(
       'logExchanges must be "lines", "json", a function, or { format, headers }, got "yaml"',
     );

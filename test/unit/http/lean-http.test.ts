@@ -6,7 +6,7 @@ import type { Answer } from '../../../src/exchange/exchange.js';
 import { readExchange, writeAnswer } from '../../../src/http/io.js';
 import { readLean, serveLean } from '../../../src/http/lean-http.js';
 import type { IncomingExchange } from '../../../src/http/request.js';
-import type { Decision } from '../../../src/pipeline.js';
+import type { Reply } from '../../../src/pipeline.js';
 
 const LIMIT = 1024 * 1024;
 const head = (text: string) => Buffer.from(text.replaceAll('\n', '\r\n'));
@@ -88,7 +88,7 @@ const answers: Record<string, () => Answer> = {
   '/bad-header': () => ({ kind: 'json', status: 200, body: {}, headers: { 'x-bad': 'a\nb' } }),
 };
 
-const decide = async (incoming: IncomingExchange): Promise<Decision> => {
+const decide = async (incoming: IncomingExchange): Promise<Reply> => {
   if (incoming.pathname === '/slow') await new Promise((resolve) => setTimeout(resolve, 300));
   const answer = answers[incoming.pathname]?.() ?? {
     kind: 'json',

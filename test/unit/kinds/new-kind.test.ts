@@ -2,7 +2,7 @@
  * The promise of src/kinds/: a new kind is its folder and one line in the registry. This test writes a kind
  * nobody ships (a lamp that lights on the virtual clock), adds it to the registry the way that line would, and
  * checks that the stages that loop over the registry take it with no change of their own: the scenario format
- * and loader, the world and engine, its timeline, rules' `when.state`, the state snapshot and coverage.
+ * and loader, the world and engine, its schedule, rules' `when.state`, the state snapshot and coverage.
  */
 import request from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
@@ -62,7 +62,7 @@ const lamp: Kind = {
     [LIT]: (world: World, { data }: { data: { id: string } }) =>
       changeState('lamp' as never, data.id, lamps(world).get(data.id) as never, 'lit' as never),
   },
-  timeline: {
+  schedule: {
     ids: (world) => lamps(world).keys(),
     next: (world, id) => {
       const found = lamps(world).get(id);

@@ -79,7 +79,7 @@ describe('rules by method and path', () => {
 
   it('explain the first condition that fails: method, path, then parameters', () => {
     const partition = partitionWith([GATEWAY]);
-    const rule = partition.scenario?.rules[0] as RuleDefinition;
+    const rule = partition.engine.scenario?.rules[0] as RuleDefinition;
     expect(explain(rule, offSpec(partition, 'POST', '/api/gateway/openai'))).toBe(
       'the method is POST; the rule wants GET',
     );

@@ -41,7 +41,7 @@ function requestFor(
 /** The partition's one scenario rule, and a request of its operation to explain it against. */
 function ruleOf(when: string): { rule: RuleDefinition; partition: Partition } {
   const partition = partitionWith([`{ when: ${when}, then: ${NOT_FOUND} }`]);
-  return { rule: partition.scenario?.rules[0] as RuleDefinition, partition };
+  return { rule: partition.engine.scenario?.rules[0] as RuleDefinition, partition };
 }
 
 const messages = (partition: Partition, query: Record<string, unknown> = {}, sessionID = SES) =>
@@ -105,7 +105,7 @@ describe('explain', () => {
 
   it('says when the rule has used up its times', () => {
     const partition = partitionWith([`{ when: { operation: v2.session.messages }, then: ${NOT_FOUND}, times: 2 }`]);
-    const rule = partition.scenario?.rules[0] as RuleDefinition;
+    const rule = partition.engine.scenario?.rules[0] as RuleDefinition;
     expect(explain(rule, messages(partition), 1)).toBeUndefined();
     expect(explain(rule, messages(partition), 2)).toBe('the rule is used up: it has answered 2 of its 2 times');
   });
@@ -127,7 +127,7 @@ describe('near misses', () => {
           ? { status: 200, body: { data: [] } }
           : { error: { _tag: 'SessionNotFoundError', sessionID: SES, message: 'x' } },
     };
-    const definition = readRuntimeRule(raw, spec, partition.scenario, { id: partition.rules.nextId() });
+    const definition = readRuntimeRule(raw, spec, partition.engine.scenario, { id: partition.rules.nextId() });
     partition.rules.add(definition, raw);
   };
   const ask = async (request: AcceptedRequest) => {

@@ -134,9 +134,9 @@ function rescanned(engine: Engine): Map<string, number> {
   const now = engine.clock.now();
   const out = new Map<string, number>();
   if (!world) return out;
-  for (const [kind, timeline] of KINDS.timelines)
-    for (const id of timeline.ids(world)) {
-      const at = timeline.next(world, id, now);
+  for (const [kind, schedule] of KINDS.schedules)
+    for (const id of schedule.ids(world)) {
+      const at = schedule.next(world, id, now);
       if (at !== undefined) out.set(`${kind}:${id}`, at);
     }
   return out;
