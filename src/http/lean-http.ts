@@ -5,9 +5,10 @@
  * and bookkeeping) cost about 15 µs of an answer of 100, as much as the pipeline's whole decision.
  *
  * Anything else goes to Node's HTTP server, which takes the connection from that request on as if the client
- * had just connected: a head or body split over reads, HEAD and CONNECT, an upgrade, a chunked body, Expect,
- * `Connection: close`, HTTP/1.0, a repeated or unusual header, a body over the limit, anything malformed. Its
- * refusals, deadlines, upgrades and tunnels stay Node's, as before; only the simple case is taken here.
+ * had just connected: a head or body split over reads, HEAD and CONNECT, a target that is no path, an upgrade,
+ * a chunked body, Expect, `Connection: close`, HTTP/1.0, a repeated or unusual header, a body over the limit,
+ * anything malformed. Its refusals, deadlines, upgrades and tunnels stay Node's, as before; only the simple
+ * case is taken here.
  */
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -91,12 +92,25 @@ interface LeanRequest {
 
 const HEAD_END = Buffer.from('\r\n\r\n');
 const NO_BODY = Buffer.alloc(0);
-/** The methods taken here; HEAD (an answer without its body) and anything rarer are Node's. */
-const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) ([A-Za-z0-9\-._~%!$&'()*+,;=:@/?]+) HTTP\/1\.1$/;
+/**
+ * The methods taken here; HEAD (an answer without its body) and anything rarer are Node's. So is any target but
+ * a path (origin-form): Node refuses some that a URL parser would read as a path (`a`, `?x`, `http:/a`).
+ */
+const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|OPTIONS) (\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/?]*) HTTP\/1\.1$/;
 /** What a header value taken here may hold: visible ASCII, spaces and tabs (Node's rules for the rest). */
 const NOT_VISIBLE = /[^\t\x20-\x7e]/;
-/** Request headers whose meaning is Node's to carry out: framing, upgrades, expectations. */
-const NODES_HEADERS = new Set(['transfer-encoding', 'upgrade', 'expect', 'http2-settings']);
+/**
+ * Request headers whose meaning is Node's to carry out: framing, upgrades, expectations, and `Proxy-Connection`,
+ * which Node's parser obeys as it does `Connection`. `Set-Cookie` is one too: Node gives its value as a list.
+ */
+const NODES_HEADERS = new Set([
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+  'http2-settings',
+  'proxy-connection',
+  'set-cookie',
+]);
 const MAX_HEADERS = 100;
 
 /**

@@ -50,6 +50,10 @@ describe('readLean', () => {
     ['a length that is no number', 'POST / HTTP/1.1\nHost: x\nContent-Length: 1e2\n\n'],
     ['a target with a space-like byte', 'GET /a\tb HTTP/1.1\nHost: x\n\n'],
     ['a value beyond ASCII', 'GET / HTTP/1.1\nHost: x\nX-A: \u00fc\n\n'],
+    ['a target that is no path', 'GET a?b HTTP/1.1\nHost: x\n\n'],
+    ['absolute-form', 'GET http://x/a HTTP/1.1\nHost: x\n\n'],
+    ['Set-Cookie, a list in Node', 'GET / HTTP/1.1\nHost: x\nSet-Cookie: a=1\n\n'],
+    ['Proxy-Connection, obeyed by Node', 'GET / HTTP/1.1\nHost: x\nProxy-Connection: close\n\n'],
   ])('leaves %s to Node', (_what, text) => {
     expect(readLean(Buffer.from(text.replaceAll('\n', '\r\n'), 'latin1'), LIMIT, 16384)).toBeUndefined();
   });
