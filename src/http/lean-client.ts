@@ -1,9 +1,9 @@
 /**
  * The client side of HTTP/1.1 for forwarding to a plain-HTTP upstream: kept-alive connections, the request
  * written in one write and the answer read from the socket's bytes (its head and framing by
- * `client-answer.ts`). undici's Pool spent about 45 µs of a forwarded request in its own bookkeeping (its
- * dispatcher, its parser in WebAssembly and the callbacks between them, a `setImmediate` per request): a
- * forwarded request cost the simulator 193 µs of CPU through the Pool and 162 through this client.
+ * `client-answer.ts`). undici's Pool spends a measurable share of a forwarded request in its own bookkeeping
+ * (its dispatcher, its parser in WebAssembly and the callbacks between them, a `setImmediate` per request),
+ * which this client does without; bench/profile-notes.md has the alternated runs.
  *
  * Under load, the GETs of one turn share connections, pipelined (RFC 9112 §9.3.2): a write and a wake-up of
  * the upstream for several requests rather than one each, which is most of what forwarding costs both sides

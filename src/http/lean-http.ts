@@ -2,7 +2,7 @@
  * The server side of HTTP/1.1 for the requests almost every client sends, without Node's request and response
  * objects: a request that arrived whole (head and body) is read from the socket's bytes and its answer written
  * in one write. Under load Node's `IncomingMessage` and `ServerResponse` (their streams, events, header checks
- * and bookkeeping) cost about 15 µs of an answer of 100, as much as the pipeline's whole decision.
+ * and bookkeeping) cost as much CPU as the pipeline's whole decision (bench/profile-notes.md).
  *
  * Anything else goes to Node's HTTP server, which takes the connection from that request on as if the client
  * had just connected: a head or body split over reads, HEAD and CONNECT, a target that is no path, an upgrade,
@@ -71,8 +71,8 @@ export function serveLean(server: Server, host: LeanHost): LeanConnections {
 
 /**
  * The connections this reader holds, each with whether it is answering: idle ones close at once, busy ones
- * only when all do. Asked at closing, not kept in a set of each kind: moving 50 busy connections between two
- * sets grew and shrank them on every request (2026-11-28).
+ * only when all do. Asked at closing, not kept in a set of each kind: moving busy connections between two sets
+ * would grow and shrink them on every request.
  */
 interface Connections {
   open: Map<Socket, () => boolean>;
@@ -165,7 +165,8 @@ const MAX_KEPT_HEAD = 2048;
 
 /** The head when it is one taken here, else null. */
 function readHead(text: string): Head | null {
-  // By hand rather than by a regular expression a line: this runs for every new head, and was 2 µs of one.
+  // By hand rather than by a regular expression a line: this runs for every new head, where a regular
+  // expression a line showed in the profile.
   let stop = text.indexOf('\r\n');
   const start = REQUEST_LINE.exec(stop < 0 ? text : text.slice(0, stop));
   if (!start) return null;

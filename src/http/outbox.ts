@@ -2,8 +2,8 @@
  * Answers written together, once the event loop has read everything that arrived in its turn. Written as each
  * was decided, every answer woke the client on the other core by itself: under load from 50 connections that
  * made a write cost twice the system time, and the client read its answers one wake-up at a time. Written
- * after the turn's reads (Node's check phase), the same answers went out at 1.5 times the rate with a third
- * less CPU on each side (2026-11-26). An answer waits at most for the requests read with it.
+ * after the turn's reads (Node's check phase), the same answers go out at a higher rate with less CPU on each
+ * side (bench/profile-notes.md). An answer waits at most for the requests read with it.
  */
 
 // Taken when the module loads: a test that fakes timers later must not hold the simulator's answers back.

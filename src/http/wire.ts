@@ -12,7 +12,7 @@ export const FORBIDDEN_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /**
  * The last head read on one connection, kept by its bytes: a client (a poll, a load generator) sends the same
  * head again and again, and an upstream answers with the same head until its `Date` moves on. Compared byte
- * for byte, a head read again costs no string and no hash, as a head kept by its text did (2026-11-28).
+ * for byte, a head read again costs no string and no hash, as a head kept by its text would.
  */
 export interface LastHead<T> {
   bytes?: Buffer;
@@ -45,7 +45,7 @@ const ONE_WRITE_BYTES = 65536;
 
 /**
  * A Latin-1 head and its bytes, in one write while the body is small: corked, the two would go out as a
- * `writev`, whose system time was 72 µs against 43 for one write under load. Latin-1 keeps every byte as it is.
+ * `writev`, which costs more system time than one write under load. Latin-1 keeps every byte as it is.
  */
 export function writeHeadAndBytes(socket: Socket, head: string, body: Buffer | undefined): void {
   if (!body?.length) socket.write(head, 'latin1');
