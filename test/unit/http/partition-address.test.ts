@@ -10,7 +10,7 @@ function fakePartitions(): Partitions & { asked: string[] } {
     let count = 0;
     return {
       name,
-      clock: { settle: () => undefined, now: () => 1_000 },
+      engine: { clock: { settle: () => undefined, now: () => 1_000 } },
       nextRequestId: () => `req_${name}_${++count}`,
     } as unknown as Partition;
   };

@@ -81,7 +81,7 @@ function call(engine: Engine, operationId: string, c: Call = {}): { answer: Answ
     query: c.query ?? {},
     body: c.body,
     preferences: {},
-    partition: engine as unknown as Partition,
+    partition: { name: 'default', engine } as unknown as Partition,
   } as AcceptedRequest;
   try {
     const decision = KINDS.handlers[operationId]!(request, {
