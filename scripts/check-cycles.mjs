@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * Fails on an import cycle in src/: between files, and between folders (each top-level folder of src/ is one
- * node, each file at the top its own). Type-only imports are left out, since they vanish when compiled and
- * cannot make a module load before another. `--graph` prints the folder-level graph; `--root DIR` checks DIR.
+ * node, each file at the top its own). Between files only imports that load at run time count: a type-only
+ * import vanishes when compiled and cannot make a module load before another. Between folders every import
+ * counts, types too, because the folders are the floors of the design and a type that points back up ties
+ * two floors as surely as a value does. `--graph` prints the folder-level graph; `--root DIR` checks DIR.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -39,18 +41,29 @@ function loadsAtRunTime(node) {
   return false;
 }
 
+/** The files a file imports: `runtime`, those it loads when it runs; `all`, types and augmentations too. */
 function importsOf(file) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const found = [];
+  const found = { runtime: [], all: [] };
   const visit = (node) => {
-    const specifier =
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && loadsAtRunTime(node)
-        ? node.moduleSpecifier
-        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
-          ? node.arguments[0]
-          : undefined;
+    const declaration = ts.isImportDeclaration(node) || ts.isExportDeclaration(node);
+    const dynamic = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword;
+    const typeImport = ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument);
+    // `declare module './x.js'` adds to x's types (a kind's sections, its tables): a tie to x's floor.
+    const augmentation = ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name);
+    const specifier = declaration
+      ? node.moduleSpecifier
+      : dynamic
+        ? node.arguments[0]
+        : typeImport
+          ? node.argument.literal
+          : augmentation
+            ? node.name
+            : undefined;
     if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
-      found.push(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')));
+      const target = resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts'));
+      found.all.push(target);
+      if (dynamic || (declaration && loadsAtRunTime(node))) found.runtime.push(target);
     }
     ts.forEachChild(node, visit);
   };
@@ -92,13 +105,14 @@ function cycles(graph) {
   return found;
 }
 
-const files = new Map(sourceFiles(root).map((f) => [f, importsOf(f)]));
+const imports = new Map(sourceFiles(root).map((f) => [f, importsOf(f)]));
+const files = new Map([...imports].map(([file, found]) => [file, found.runtime]));
 const nodeOf = (file) => relative(root, file).split(sep)[0];
 const folders = new Map();
-for (const [file, targets] of files) {
+for (const [file, found] of imports) {
   const from = nodeOf(file);
   if (!folders.has(from)) folders.set(from, new Set());
-  for (const target of targets) if (nodeOf(target) !== from) folders.get(from).add(nodeOf(target));
+  for (const target of found.all) if (nodeOf(target) !== from) folders.get(from).add(nodeOf(target));
 }
 
 if (process.argv.includes('--graph')) {
@@ -120,5 +134,5 @@ if (fileCycles.length || folderCycles.length) {
   process.exit(1);
 }
 console.log(
-  `No import cycles among ${files.size} files in ${folders.size} folders of ${relative(process.cwd(), root) || '.'}/ (type-only imports aside).`,
+  `No import cycles among ${files.size} files in ${folders.size} folders of ${relative(process.cwd(), root) || '.'}/ (types counted between folders).`,
 );

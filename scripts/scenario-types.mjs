@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes src/scenarios/scenario-types.ts, the scenario format as TypeScript types, from
+ * Writes src/format/scenario-types.ts, the scenario format as TypeScript types, from
  * scenarios/scenario.schema.json (which scripts/scenario-schema.mjs writes from the kinds). `--check` fails
  * instead of writing when the file is not what the schema makes; `npm run check` runs it.
  *
@@ -14,7 +14,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../scenarios/scenario.schema.json', import.meta.url));
-export const TYPES_FILE = fileURLToPath(new URL('../src/scenarios/scenario-types.ts', import.meta.url));
+export const TYPES_FILE = fileURLToPath(new URL('../src/format/scenario-types.ts', import.meta.url));
 
 /** The name of the root type; each `$defs` entry is this followed by its name, capitalised (`rule` → `ScenarioRule`). */
 const ROOT = 'Scenario';

@@ -8,12 +8,12 @@ import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams
 import { eventStreamLayer } from './layers/event-stream.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
 import { worldLayer } from './layers/world.js';
-import type { Layer } from './exchange/layer.js';
+import type { Layer } from './layers/layer.js';
 import type { PassThrough } from './layers/pass-through.js';
 import type { SimConfig } from './config.js';
 import { partitionReaders } from './control/readers.js';
 import { createExchangePrinter } from './control/exchange-printer.js';
-import { createPartitions } from './state/partitions.js';
+import { createPartitions } from './control/partitions.js';
 import { KINDS } from './kinds/registry.js';
 import type { ScenarioLibrary } from './scenarios/scenario-library.js';
 import { rebaseScenario } from './scenarios/load-scenario.js';

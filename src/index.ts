@@ -16,7 +16,7 @@ export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './conf
 export * from './errors.js';
 export { defineScenario, defineRule } from './define.js';
 /** The scenario format as types: `Scenario`, `ScenarioRule`, and one per `$defs` entry (`ScenarioSession`, …). */
-export type * from './scenarios/scenario-types.js';
+export type * from './format/scenario-types.js';
 export type { SimState, ClockState } from './control/state-body.js';
 export type { WorldSnapshot } from './state/world.js';
 export type { CoverageReport } from './control/coverage.js';

@@ -9,13 +9,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { PassThrough } from './layers/pass-through.js';
-import type { AcceptedRequest, Layer, AnsweredBy, NearMiss, RuleSubject } from './exchange/layer.js';
+import type { AcceptedRequest, Layer, RuleSubject } from './layers/layer.js';
+import type { AnsweredBy, NearMiss } from './exchange/answered-by.js';
 import { offSpecRules } from './layers/rules.js';
 import { withStreamFault } from './layers/stream-faults.js';
 import type { SimConfig } from './config.js';
 import { keepExchange } from './control/exchange-details.js';
 import type { ExchangePrinter } from './control/exchange-printer.js';
-import type { Partition, Partitions } from './state/partitions.js';
+import type { Partition, Partitions } from './control/partitions.js';
 import { CONTROL_PREFIX, createControl, isControlPath } from './control/routes.js';
 import {
   SimInternalError,
@@ -25,8 +26,9 @@ import {
   UnknownError,
 } from './errors.js';
 import { guardControl } from './http/control-guard.js';
+import type { Decide, Reply } from './http/decide.js';
 import { isAuthorized, offersTicket, refuse } from './http/auth.js';
-import { corsHeaders, preflightHeaders, type IncomingExchange } from './http/request.js';
+import { corsHeaders, preflightHeaders } from './http/request.js';
 import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from './exchange/exchange.js';
 import { PARTITION_PREFIX, selectPartition, unaddressed } from './http/partition-address.js';
 import { mergeRedaction } from './recordings/redact.js';
@@ -62,14 +64,8 @@ export interface PipelineDeps {
   printer?: ExchangePrinter;
 }
 
-/** What the pipeline sends for one request: the answer, and the headers every answer carries. */
-export interface Reply {
-  answer: Answer;
-  headers: Record<string, string>;
-}
-
-/** The pipeline without its host: a request as read in, the decision out. */
-export type Decide = (incoming: IncomingExchange) => Promise<Reply>;
+// Declared with the hosts that call it, below this file.
+export type { Decide, Reply };
 
 export function createDecide(deps: PipelineDeps): Decide {
   const control = createControl(deps);

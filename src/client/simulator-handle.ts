@@ -8,10 +8,16 @@ import { readFileSync } from 'node:fs';
 import type { CoverageReport } from '../control/coverage.js';
 import type { JournalEntry } from '../control/journal.js';
 import type { SimState } from '../control/state-body.js';
-import { checkOptionNames, CONNECT_OPTIONS, COVERAGE_OPTIONS } from '../options.js';
+import {
+  checkOptionNames,
+  CONNECT_OPTIONS,
+  COVERAGE_OPTIONS,
+  type ConnectOptions,
+  type CoverageOptions,
+} from '../options.js';
 import type { RuleListing } from '../state/rule-store.js';
 import { isScenarioPath } from '../scenarios/scenario-library.js';
-import type { Scenario, ScenarioRule } from '../scenarios/scenario-types.js';
+import type { Scenario, ScenarioRule } from '../format/scenario-types.js';
 import { SimControlRequestError, SimulatorError } from '../sim-errors.js';
 import { parseDuration } from '../duration.js';
 import type { LogEntry } from '../state/log.js';
@@ -21,23 +27,8 @@ export { SimulatorError };
 /** A scenario as a test names it: a name in the scenarios folder, a path to a .yaml file, or the scenario as an object. */
 export type ScenarioInput = string | Scenario;
 
-/** `connectSimulator(url, options)`. */
-export interface ConnectOptions {
-  /** The partition the handle drives (default `default`). */
-  partition?: string;
-  /** For a simulator listening beyond loopback, whose control API asks for it. */
-  adminToken?: string;
-  /** What `close()` does instead of deleting the partition (startSimulator's handle stops its server). */
-  close?: () => Promise<void>;
-  /** How the handle reaches the simulator: `fetch` unless told (an in-process simulator answers directly). */
-  fetch?: (request: Request) => Promise<Response>;
-}
-
-/** A handle's `coverage(options)`. */
-export interface CoverageOptions {
-  /** Merge every partition's counts (parallel workers each cover part of the API). */
-  all?: boolean;
-}
+// Declared with the option names, below the handle.
+export type { ConnectOptions, CoverageOptions };
 
 export interface SimulatorHandle {
   /** Base URL of the API; for a partition it carries the `/__partition/NAME` prefix, so a client given it stays inside. */

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { coverageReport, mergeCounts, type CoverageReport } from './coverage.js';
-import type { Partitions } from '../state/partitions.js';
+import type { Partitions } from './partitions.js';
 import { writeWholeFile } from '../whole-file.js';
 
 export function writeCoverageFile(file: string, partitions: Partitions, spec: SpecIndex): CoverageReport {

@@ -7,49 +7,12 @@
  * after it (`flush`); a function given as the format is always called after the turn, never inside a request.
  */
 import type { Violation } from '../openapi/violation.js';
+import type { ExchangeLogFormat, ExchangeLogOption, ExchangeLogOptions, ExchangeRecord } from '../options.js';
 import type { EventLog, ExchangeEntry } from '../state/log.js';
 import { isoTime } from '../text/iso-time.js';
 
-/** How the exchanges are printed: `lines` for people, `json` one object per line for machines. */
-export type ExchangeLogFormat = 'lines' | 'json';
-
-/**
- * One exchange as `--log json` prints it and a `logExchanges` function receives it: the log entry's own fields
- * (`seq` tells exchanges apart while the virtual clock stands still; the path has no query, which may carry a
- * token), the time as ISO 8601 and the partition beside them.
- */
-export interface ExchangeRecord extends Pick<
-  ExchangeEntry,
-  | 'seq'
-  | 'time'
-  | 'id'
-  | 'method'
-  | 'path'
-  | 'operationId'
-  | 'layer'
-  | 'status'
-  | 'tag'
-  | 'rule'
-  | 'outsideSpec'
-  | 'violations'
-  | 'nearMiss'
-> {
-  iso: string;
-  partition: string;
-  /** With `headers: true`: both sides' headers, secrets masked as the exchange details mask them. */
-  request?: { headers: Record<string, string> };
-  response?: { headers: Record<string, string> };
-}
-
-export interface ExchangeLogOptions {
-  /** `lines` (coloured when the output is a terminal), `json`, or a function handed each exchange. */
-  format: ExchangeLogFormat | ((record: ExchangeRecord) => void);
-  /** Add the request's and the answer's headers (secrets masked): `--verbose`. */
-  headers?: boolean;
-}
-
-/** What `logExchanges` takes: a format alone, or the format with `headers`. */
-export type ExchangeLogOption = ExchangeLogOptions['format'] | ExchangeLogOptions;
+// Declared with the options (`logExchanges` takes them), below this module.
+export type { ExchangeLogFormat, ExchangeLogOption, ExchangeLogOptions, ExchangeRecord };
 
 export interface ExchangePrinter {
   /** Prints the exchanges of this partition's log from now on. */

@@ -9,7 +9,7 @@ import { SimRouteNotFoundError } from '../errors.js';
 import { jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import { showExchange } from './exchange-details.js';
 import { liveAnswer } from './live.js';
-import type { Partition } from '../state/partitions.js';
+import type { Partition } from './partitions.js';
 import type { StreamQuota } from '../stream/stream-quota.js';
 import { packagePath } from '../package-path.js';
 

@@ -12,7 +12,7 @@
 import type { ControlEntry, LogEntry } from '../state/log.js';
 import { createSseChannel, SSE_HEADERS } from '../http/sse.js';
 import type { Answer } from '../exchange/exchange.js';
-import type { Partition } from '../state/partitions.js';
+import type { Partition } from './partitions.js';
 import { createStreamQuota, type StreamQuota } from '../stream/stream-quota.js';
 
 /** How much of the log the hello frame carries: enough to fill the events panel, small enough to send at once. */

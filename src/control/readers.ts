@@ -1,12 +1,12 @@
 /**
  * The readers every partition's log gets (journal, coverage, the API's event stream, and the terminal's
  * exchange lines when asked for) and the caps on long-lived streams they share: what `createPartitions`
- * (src/state/partitions.ts) is handed, so the state core composes a partition without knowing who reads it.
+ * (./partitions.ts) is handed, so a partition is composed without knowing who reads it.
  */
 import { DEFAULTS } from '../config.js';
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { SpecIndex } from '../openapi/openapi.js';
-import type { PartitionsOptions } from '../state/partitions.js';
+import type { PartitionsOptions } from './partitions.js';
 import { createEventStream } from '../stream/event-stream.js';
 import { createStreamQuota } from '../stream/stream-quota.js';
 import { createCoverage } from './coverage.js';

@@ -23,7 +23,7 @@ import type { SpecVersion } from '../openapi/spec-version.js';
 import { hintOf, safeDecode } from '../openapi/router.js';
 import { coverageReport, mergeCounts } from './coverage.js';
 import { inspectorRoutes } from './inspector-routes.js';
-import type { Partition, Partitions } from '../state/partitions.js';
+import type { Partition, Partitions } from './partitions.js';
 import { addRuntimeRule, listRules } from './runtime-rules.js';
 import { stateBody, type ClockState } from './state-body.js';
 

@@ -8,7 +8,7 @@ import { SimRuleError } from '../errors.js';
 import { ScenarioError, type RuleDefinition } from '../scenarios/definition.js';
 import { readRuntimeRule } from '../scenarios/read-rule.js';
 import type { SpecIndex } from '../openapi/openapi.js';
-import type { Partition } from '../state/partitions.js';
+import type { Partition } from './partitions.js';
 import type { RuleListing } from '../state/rule-store.js';
 
 export function addRuntimeRule(partition: Partition, spec: SpecIndex, raw: unknown): RuleListing {

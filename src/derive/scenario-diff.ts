@@ -6,7 +6,7 @@
  * that breaks the spec's schema is held to its status and `_tag` only. Event streams are not interactions to
  * compare one by one: the events they carried are set beside the ones the scenario published, as notes.
  */
-import type { Scenario } from '../scenarios/scenario-types.js';
+import type { Scenario } from '../format/scenario-types.js';
 import { startSimulator } from '../start-simulator.js';
 import type { SimulatorHandle } from '../client/simulator-handle.js';
 import {

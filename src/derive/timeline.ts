@@ -4,46 +4,13 @@
  * instant it arrived. Inference and scenario-diff both read recordings through this one view.
  */
 import { checkAnswer } from '../openapi/answer-check.js';
-import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
+import type { SpecIndex } from '../openapi/openapi.js';
 import { findOperation } from '../openapi/router.js';
 import type { Interaction, ParsedRecording } from '../recordings/format.js';
+import type { Step, TimedEvent, Timeline } from '../kinds/draft.js';
 
-export interface Step {
-  seq: number;
-  /** Milliseconds from the recording's first interaction to this one's start. */
-  at: number;
-  durationMs: number;
-  method: string;
-  path: string;
-  /** The spec's operation, when the request is one. */
-  operation?: OperationDefinition;
-  params: Record<string, string>;
-  query: Record<string, string | string[]>;
-  body: unknown;
-  status: number;
-  /** The answer's JSON body (a stream's is undefined). */
-  answer: unknown;
-  /** How the recorded answer departs from the spec; [] when it is as declared. */
-  answerProblems: string[];
-  stream: boolean;
-  interaction: Interaction;
-}
-
-export interface TimedEvent {
-  /** Milliseconds from the recording's first interaction. */
-  at: number;
-  type: string;
-  data: Record<string, unknown>;
-  /** The stream interaction it came on. */
-  seq: number;
-}
-
-export interface Timeline {
-  /** Wall-clock ms of the first interaction's start: offset 0. */
-  origin: number;
-  steps: Step[];
-  events: TimedEvent[];
-}
+// Declared beside the kinds' inference, which reads them without loading derive.
+export type { Step, TimedEvent, Timeline };
 
 export function readTimeline(recording: ParsedRecording, spec: SpecIndex): Timeline {
   const started = (i: Interaction) => Date.parse(i.timing.started);

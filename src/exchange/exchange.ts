@@ -4,7 +4,7 @@
  * for its types.
  */
 import type { IncomingMessage } from 'node:http';
-import type { AnsweredBy } from './layer.js';
+import type { AnsweredBy } from './answered-by.js';
 
 export type BodyRefusal = 'too-large' | 'too-deep';
 

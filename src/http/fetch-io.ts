@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { jsonText } from '../exchange/exchange.js';
-import type { Decide, Reply } from '../pipeline.js';
+import type { Decide, Reply } from './decide.js';
 import { incomingExchange, lowerCaseNames, requestTarget, type IncomingExchange } from './request.js';
 
 /** What a host without a socket answers with: the pipeline as `fetch`. */

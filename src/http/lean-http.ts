@@ -14,7 +14,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline, Writable } from 'node:stream';
 import type { Answer } from '../exchange/exchange.js';
-import type { Decide } from '../pipeline.js';
+import type { Decide } from './decide.js';
 import { remember } from '../bounded-map.js';
 import { plainParts } from './io.js';
 import { writeSoon } from './outbox.js';

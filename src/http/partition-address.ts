@@ -4,19 +4,28 @@
  * URL). The prefix is taken off the path, so everything after ingest (control routes, routing, forwarding
  * upstream) sees the path the client meant.
  */
-import type { Partition, Partitions } from '../state/partitions.js';
 import { remember } from '../bounded-map.js';
 import { safeDecode } from '../openapi/router.js';
 import type { IncomingExchange } from './request.js';
 import type { Exchange } from '../exchange/exchange.js';
+import type { Clock } from '../state/clock.js';
 
 export const PARTITION_HEADER = 'x-sim-partition';
 export const PARTITION_PREFIX = '/__partition/';
 
-export function selectPartition(
+/**
+ * What addressing reads of a partition (src/control/partitions.ts), named here so that the HTTP floor needs
+ * nothing of what a partition composes above it.
+ */
+export interface Addressable {
+  readonly engine: { readonly clock: Pick<Clock, 'settle' | 'now'> };
+  nextRequestId(): string;
+}
+
+export function selectPartition<P extends Addressable>(
   incoming: IncomingExchange,
-  partitions: Partitions,
-): { partition: Partition; exchange: Exchange } {
+  partitions: { readonly default: P; get(name: string): P },
+): { partition: P; exchange: Exchange } {
   let { pathname } = incoming;
   let name: string | undefined;
   if (pathname.startsWith(PARTITION_PREFIX)) {

@@ -2,16 +2,14 @@
  * What the kinds' handlers and appliers have in common: a location-scoped answer, a decision with its
  * events, a state change said as a transition, and the duplicates a scenario section must not have.
  */
-import type { AcceptedRequest } from '../exchange/layer.js';
 import { jsonAnswer, type Answer } from '../exchange/exchange.js';
 import { resolveLocation } from '../openapi/location.js';
-import type { Path } from '../scenarios/format.js';
 import type { EventDraft, Transition } from '../state/events.js';
 import type { ResourceState, StatefulKind } from '../state/resource-states.js';
-import type { Decision, HandlerContext, ReadContext } from './kind.js';
+import type { Decision, HandlerContext, HandlerRequest, Path, ReadContext } from './kind.js';
 
 /** A location-scoped success: `{location, data}` with the location the client asked for. */
-export function locationAnswer(request: AcceptedRequest, context: HandlerContext, data: unknown): Answer {
+export function locationAnswer(request: HandlerRequest, context: HandlerContext, data: unknown): Answer {
   return jsonAnswer(200, { location: resolveLocation(context.project, request.query.location), data });
 }
 

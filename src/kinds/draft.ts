@@ -3,9 +3,48 @@
  * (and events) it came from, and the helpers that read a recorded answer and write its time. Here rather than
  * in src/derive/ so the kinds can use them without loading derive, which loads the registry of kinds.
  */
-import type { Step, TimedEvent, Timeline } from '../derive/timeline.js';
+import type { OperationDefinition } from '../openapi/openapi.js';
+import type { Interaction } from '../recordings/format.js';
 
 export type Json = Record<string, unknown>;
+
+/** One interaction of a recording as src/derive/timeline.ts reads it. */
+export interface Step {
+  seq: number;
+  /** Milliseconds from the recording's first interaction to this one's start. */
+  at: number;
+  durationMs: number;
+  method: string;
+  path: string;
+  /** The spec's operation, when the request is one. */
+  operation?: OperationDefinition;
+  params: Record<string, string>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  status: number;
+  /** The answer's JSON body (a stream's is undefined). */
+  answer: unknown;
+  /** How the recorded answer departs from the spec; [] when it is as declared. */
+  answerProblems: string[];
+  stream: boolean;
+  interaction: Interaction;
+}
+
+export interface TimedEvent {
+  /** Milliseconds from the recording's first interaction. */
+  at: number;
+  type: string;
+  data: Record<string, unknown>;
+  /** The stream interaction it came on. */
+  seq: number;
+}
+
+export interface Timeline {
+  /** Wall-clock ms of the first interaction's start: offset 0. */
+  origin: number;
+  steps: Step[];
+  events: TimedEvent[];
+}
 
 export interface Part {
   value: unknown;

@@ -7,19 +7,24 @@
  * `ScenarioSections` (its definitions), `WorldTables` (its live state), `EventCatalog` (its domain events)
  * and `KindStates` (the states of a stateful kind).
  */
-import type { AcceptedRequest } from '../exchange/layer.js';
-import type { Answer } from '../exchange/exchange.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { ProjectContext } from '../openapi/location.js';
-import type { Diagnostic } from '../openapi/openapi.js';
-import type { ScenarioDefinition, ScenarioSections } from '../scenarios/definition.js';
-import type { Path } from '../scenarios/format.js';
-import type { DomainEvent, EventDraft, EventType, Transition } from '../state/events.js';
+import type { Diagnostic, OperationDefinition } from '../openapi/openapi.js';
+import type { ScenarioDefinition, ScenarioSections } from '../state/scenario.js';
+import type { Engine } from '../state/engine.js';
+import type { DomainEvent, EventDraft, EventType } from '../state/events.js';
 import type { IdFactory, Random } from '../state/random.js';
 import type { World, WorldSnapshot, WorldTables } from '../state/world.js';
-import type { Timeline as RecordedTimeline } from '../derive/timeline.js';
+import type { Applier, Appliers, Schedule } from '../state/engine-kinds.js';
+import type { Timeline as RecordedTimeline } from './draft.js';
 import type { DraftSoFar, Inferred, Json } from './draft.js';
 
 export type { Json };
+// Declared with the engine, which calls them without knowing the kinds.
+export type { Applier, Appliers, Schedule };
+
+/** A place in a scenario being read: keys and indexes from its root (`sessions`, 0, `busy`). */
+export type Path = Array<string | number>;
 
 /** What reading a kind's sections of a scenario may use: the scenario's time, its seeded ids, its checks. */
 export interface ReadContext {
@@ -52,33 +57,24 @@ export interface Decision {
   events?: EventDraft[];
 }
 
+/**
+ * What a handler reads of a request the pipeline accepted (routed and validated): the layers' request
+ * (src/layers/layer.ts `AcceptedRequest`) is one, but a kind sees no further than its partition's engine.
+ */
+export interface HandlerRequest {
+  exchange: Exchange;
+  operation: OperationDefinition;
+  pathParams: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  /** The partition the request was addressed to: a connection that outlives the answer commits to its engine. */
+  partition: { readonly engine: Engine };
+}
+
 /** Decides, or returns undefined to let the next layer (the request's source) answer. */
-export type Handler = (request: AcceptedRequest, context: HandlerContext) => Decision | undefined;
+export type Handler = (request: HandlerRequest, context: HandlerContext) => Decision | undefined;
 
 export type Handlers = Record<string, Handler>;
-
-/** Applies one event to the world; returns the resource state change it made, if it made one. */
-export type Applier<T extends EventType = EventType> = (
-  world: World,
-  event: Extract<DomainEvent, { type: T }>,
-) => Transition | undefined | void;
-
-export type Appliers = { [T in EventType]?: Applier<T> };
-
-/** When a resource of one kind changes by itself on the clock, and what happens then. */
-export interface Schedule {
-  ids(world: World): Iterable<string>;
-  /** The next instant (after `now`) at which `fire` would change this resource; undefined if none. */
-  next(world: World, id: string, now: number): number | undefined;
-  fire(world: World, id: string, now: number): EventDraft[];
-  /**
-   * The one resource of this kind an event of this kind changes, when the kind can tell (a session's events
-   * name their session): a commit then works out that resource's next instant alone. Without it, an event
-   * of this kind has every timer of the kind worked out again. Either way `next` must read only the kind's
-   * own resources, which only its own appliers change (src/state/engine.ts relies on it).
-   */
-  touches?(event: DomainEvent): string | undefined;
-}
 
 /** What a reshape may read besides the event: where it happened, and the world as the event left it. */
 export interface Surroundings {

@@ -4,7 +4,7 @@
  * leaves the answer to the spec-driven fallback; asking for 200 (or a generated body) still subscribes, since
  * the stream is the only 200 this operation has.
  */
-import type { Layer } from '../exchange/layer.js';
+import type { Layer } from './layer.js';
 
 export const EVENT_STREAM_OPERATION = 'v2.event.subscribe';
 

@@ -7,7 +7,7 @@ import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
 import { BASIC_CHALLENGE, SimNoWebSocketError } from '../errors.js';
 import type { Fallback } from './fallback.js';
-import type { Layer } from '../exchange/layer.js';
+import type { Layer } from './layer.js';
 
 /**
  * Echoed answers by the canned answer they come from (the fallback hands out one object per example or

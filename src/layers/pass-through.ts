@@ -7,7 +7,8 @@ import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { Recorder } from '../recordings/recorder.js';
 import type { Replayer, Route } from '../recordings/replay.js';
-import type { Layer, AnsweredBy } from '../exchange/layer.js';
+import type { Layer } from './layer.js';
+import type { AnsweredBy } from '../exchange/answered-by.js';
 import { forward, releaseUpstream, type Upstream } from './upstream.js';
 
 /** `cursors`: the partition's replay positions. */

@@ -18,8 +18,8 @@ import type { RuleDefinition } from '../scenarios/definition.js';
 import { withLocation } from '../scenarios/read-rule.js';
 import { matchRulePath } from '../scenarios/rule-path.js';
 import { resolveLocation } from '../openapi/location.js';
-import type { Layer, RuleSubject } from '../exchange/layer.js';
-import type { Partition } from '../state/partitions.js';
+import type { Layer, RuleSubject } from './layer.js';
+import type { Partition } from '../control/partitions.js';
 
 /** Wall-clock wait for a rule's `delay`; replaceable so tests need not sleep. */
 export type Wait = (ms: number) => Promise<void>;

@@ -9,10 +9,10 @@
  */
 import { SessionNotFoundError } from '../errors.js';
 import { emptyAnswer, jsonAnswer, type Answer } from '../exchange/exchange.js';
-import type { Layer } from '../exchange/layer.js';
+import type { Layer } from './layer.js';
 import { ensureRoom } from '../kinds/limits.js';
 import { queryInteger } from '../openapi/query-integer.js';
-import type { Partition } from '../state/partitions.js';
+import type { Partition } from '../control/partitions.js';
 import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../stream/durable-log.js';
 
 const waiting = new WeakMap<Partition, number>();

@@ -16,7 +16,7 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Answer } from '../exchange/exchange.js';
-import type { RuleSubject } from '../exchange/layer.js';
+import type { RuleSubject } from './layer.js';
 import type { StreamFault } from '../scenarios/definition.js';
 import { createRandom, type Random } from '../state/random.js';
 import { realWait, type Wait } from './rules.js';

@@ -5,7 +5,7 @@
  * request fall through to the next layer.
  */
 import type { KindCatalog } from '../kinds/catalog.js';
-import type { Layer } from '../exchange/layer.js';
+import type { Layer } from './layer.js';
 
 export function worldLayer(kinds: KindCatalog): Layer {
   return {

@@ -18,7 +18,7 @@ import { isScenarioPath, refused, type ScenarioLibrary } from '../scenarios/scen
 import { loadScenarioObject, parseScenario } from '../scenarios/load-scenario.js';
 import { SimConfigError, SimScenarioNotFoundError } from '../sim-errors.js';
 import { mswSimulator, readBaseUrl, type MswSimulator } from './handlers.js';
-import type { MswOptions } from './options.js';
+import type { MswOptions } from '../options.js';
 
 /** What the build puts in the bundle, worked out in Node. */
 export interface BundleData {

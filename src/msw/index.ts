@@ -6,10 +6,10 @@
 import { createSimulator } from '../app.js';
 import { checkOptionNames, MSW_OPTIONS } from '../options.js';
 import { mswSimulator, readBaseUrl, type MswSimulator } from './handlers.js';
-import type { MswOptions } from './options.js';
+import type { MswOptions } from '../options.js';
 
 export type { MswSimulator } from './handlers.js';
-export type { MswOptions } from './options.js';
+export type { MswOptions } from '../options.js';
 export { DEFAULT_BASE_URL } from './handlers.js';
 export { SimulatorError } from '../sim-errors.js';
 

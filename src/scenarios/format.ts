@@ -4,7 +4,7 @@
  * the shape of rules added at run time), so the two cannot drift apart.
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import type { Kind } from '../kinds/kind.js';
+import type { Kind, Path } from '../kinds/kind.js';
 import { KINDS } from '../kinds/registry.js';
 import { createAjv } from '../openapi/ajv.js';
 import { didYouMean } from '../text/closest.js';
@@ -13,7 +13,8 @@ import { packagePath } from '../package-path.js';
 
 export const SCENARIO_SCHEMA_PATH = packagePath(import.meta.url, '../../scenarios/scenario.schema.json');
 
-export type Path = Array<string | number>;
+// Declared with the kinds, whose readers report problems at a path.
+export type { Path };
 
 /**
  * The scenario format as JSON Schema: its own part (src/scenarios/format-base.ts) with each kind's sections

@@ -9,10 +9,9 @@
  * its resource's timer when the kind can tell which (`Schedule.touches`, e.g. a session's events). So playing
  * a turn's thousand events costs the same beside ten sessions or ten thousand.
  */
-import type { KindCatalog } from '../kinds/catalog.js';
-import type { Schedule } from '../kinds/kind.js';
-import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { ScenarioDefinition } from './scenario.js';
 import { createClock, DEFAULT_START, wallClock, type Clock } from './clock.js';
+import type { EngineKinds, Schedule } from './engine-kinds.js';
 import type { DomainEvent, EventCause, EventDraft } from './events.js';
 import { createEventLog, type ControlAction, type EventLog } from './log.js';
 import { createIds, createRandom, type IdFactory } from './random.js';
@@ -54,7 +53,7 @@ export interface Engine {
 }
 
 export interface EngineOptions {
-  kinds: KindCatalog;
+  kinds: EngineKinds;
   definition?: ScenarioDefinition;
   realTime?: boolean;
   /** Seeds event ids when no scenario gives a seed. */

@@ -7,7 +7,7 @@
  * memory stays flat however long a partition lives.
  */
 import type { Answer } from '../exchange/exchange.js';
-import type { AnsweredBy, NearMiss } from '../exchange/layer.js';
+import type { AnsweredBy, NearMiss } from '../exchange/answered-by.js';
 import type { Violation } from '../openapi/violation.js';
 import type { DomainEvent } from './events.js';
 

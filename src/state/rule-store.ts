@@ -4,7 +4,7 @@
  * each scenario rule has answered, for `times`. Capped, so a runaway test cannot grow memory without bound.
  */
 import { SimRuleLimitError, SimRuleNotFoundError } from '../errors.js';
-import type { RuleDefinition } from '../scenarios/definition.js';
+import type { RuleDefinition } from './scenario.js';
 
 export interface RuntimeRule {
   readonly id: string;

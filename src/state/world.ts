@@ -4,7 +4,7 @@
  * computed on demand: it changes only when a domain event is applied (a request decided it, or a timer fell
  * due), so each change has an instant and a cause that the log records.
  */
-import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { ScenarioDefinition } from './scenario.js';
 import { createIds, createRandom, type IdFactory } from './random.js';
 
 /** What the kinds keep of the world, each its own tables (declaration merging). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createPipeline } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { partitionReaders } from '../../src/control/readers.js';
-import { createPartitions } from '../../src/state/partitions.js';
+import { createPartitions } from '../../src/control/partitions.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import { SES } from '../support/requests.js';

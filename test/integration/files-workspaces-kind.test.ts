@@ -8,7 +8,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
-import type { Scenario } from '../../src/scenarios/scenario-types.js';
+import type { Scenario } from '../../src/format/scenario-types.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';

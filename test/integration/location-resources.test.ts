@@ -13,7 +13,7 @@ import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { createEngine, type Engine } from '../../src/state/engine.js';
-import type { AcceptedRequest } from '../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../src/layers/layer.js';
 import { loadScenarioFile, parseScenario } from '../../src/scenarios/load-scenario.js';
 import type { World } from '../../src/state/world.js';
 import type { ScenarioDefinition } from '../../src/scenarios/definition.js';

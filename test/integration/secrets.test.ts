@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/version.js';
 import type { SimOptions } from '../../src/config.js';
-import type { Scenario } from '../../src/scenarios/scenario-types.js';
+import type { Scenario } from '../../src/format/scenario-types.js';
 import { scenarioFrom } from '../../src/derive/scenario-from.js';
 import { startServer, type RunningSimulator } from '../../src/server.js';
 import { parseRecording } from '../../src/recordings/format.js';

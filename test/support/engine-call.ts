@@ -2,7 +2,7 @@
  * An operation's handler run against an engine as a partition runs it, without the pipeline: for tests of the
  * state core and the kinds that need a request's effects but not its HTTP.
  */
-import type { AcceptedRequest } from '../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../src/layers/layer.js';
 import { KINDS } from '../../src/kinds/registry.js';
 import { projectContext } from '../../src/openapi/location.js';
 import type { Engine } from '../../src/state/engine.js';

@@ -4,7 +4,7 @@ import { KINDS } from '../../src/kinds/registry.js';
 import { projectContext } from '../../src/openapi/location.js';
 import type { SpecIndex } from '../../src/openapi/openapi.js';
 import { parseScenario } from '../../src/scenarios/load-scenario.js';
-import { createPartitions, type Partition } from '../../src/state/partitions.js';
+import { createPartitions, type Partition } from '../../src/control/partitions.js';
 
 export function scenarioPartition(yaml: string, spec: SpecIndex): Partition {
   return createPartitions({

@@ -1,6 +1,6 @@
 /** The agent kind's shapes: the scenario's agents, as `GET /api/agent` lists them. */
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     /**
      * The scenario's agents (AgentV2Info, `permissions` absent where they take the rules every agent starts

@@ -6,7 +6,7 @@
  * integration an attempt belongs to must be declared: when the integration kind did not infer it, the first
  * with an OAuth method is taken, or a stand-in is added here.
  */
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import { ATTEMPT_LIFETIME } from '../integration/flows.js';
 import { attemptsTheWorldStarts, recordedStarts } from '../integration/infer.js';
 import {

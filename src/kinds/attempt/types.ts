@@ -33,7 +33,7 @@ export interface AttemptState {
 
 export type AttemptStatus = 'pending' | 'complete' | 'failed' | 'expired';
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly attempts: readonly AttemptDefinition[];
   }

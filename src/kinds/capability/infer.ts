@@ -1,5 +1,5 @@
 /** The experimental features on (scenario-from, the capability kind's part); the answer has no envelope. */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred } from '../draft.js';
 
 export function inferCapabilities(timeline: Timeline): Inferred {

@@ -1,5 +1,5 @@
 /** The commands listed (scenario-from, the command kind's part). */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { dataOf, firstAnswer, type Inferred, type Json } from '../draft.js';
 
 export function inferCommands(timeline: Timeline): Inferred {

@@ -2,7 +2,7 @@
  * The Console orgs (scenario-from, the console kind's part): the first org list, with the providers the
  * first console state said the active org manages.
  */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred, type Json } from '../draft.js';
 
 export function inferConsole(timeline: Timeline): Inferred {

@@ -15,7 +15,7 @@ export interface ConsoleChoice {
   readonly orgID: string;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly console: { readonly orgs: readonly ConsoleOrg[]; readonly active?: ConsoleChoice };
   }

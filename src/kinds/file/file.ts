@@ -6,12 +6,11 @@
 import { posix } from 'node:path';
 import { InvalidRequestError } from '../../errors.js';
 import { jsonAnswer, type Answer } from '../../exchange/exchange.js';
-import type { AcceptedRequest } from '../../exchange/layer.js';
 import { resolveLocation, type LocationInfo, type ProjectContext } from '../../openapi/location.js';
 import { REST_PARAM } from '../../openapi/router.js';
 import type { World } from '../../state/world.js';
 import { answered } from '../answers.js';
-import type { Kind } from '../kind.js';
+import type { Kind, HandlerRequest } from '../kind.js';
 import { absoluteDirectory, within } from '../location.js';
 import { contentType, fileBytes } from './contents.js';
 import { DEFAULT_CONTENTS, DEFAULT_PATHS } from './default-tree.js';
@@ -26,7 +25,7 @@ function treeKey(project: ProjectContext, absolute: string): string {
   return relative === '' ? '' : `${relative}/`;
 }
 
-function listDirectory(world: World, project: ProjectContext, request: AcceptedRequest, location: LocationInfo) {
+function listDirectory(world: World, project: ProjectContext, request: HandlerRequest, location: LocationInfo) {
   const base = absoluteDirectory(project, location);
   // Another directory is another project, whose files the scenario does not describe.
   if (!within(project.directory, base)) return [];
@@ -49,7 +48,7 @@ function listDirectory(world: World, project: ProjectContext, request: AcceptedR
 }
 
 /** A file's bytes with the real server's content type; a path that names no file of the tree answers 400. */
-function readFile(world: World, project: ProjectContext, request: AcceptedRequest): Answer {
+function readFile(world: World, project: ProjectContext, request: HandlerRequest): Answer {
   const location = resolveLocation(project, request.query.location);
   const base = absoluteDirectory(project, location);
   const path = request.pathParams[REST_PARAM] ?? '';
@@ -70,7 +69,7 @@ function readFile(world: World, project: ProjectContext, request: AcceptedReques
   return { kind: 'raw', status: 200, raw: bytes, headers: { 'content-type': contentType(relative) } };
 }
 
-function findFiles(world: World, project: ProjectContext, request: AcceptedRequest, location: LocationInfo) {
+function findFiles(world: World, project: ProjectContext, request: HandlerRequest, location: LocationInfo) {
   const base = absoluteDirectory(project, location);
   if (!within(project.directory, base)) return [];
   const { query, type, limit } = request.query as { query: string; type?: 'file' | 'directory'; limit?: unknown };

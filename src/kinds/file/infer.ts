@@ -4,7 +4,7 @@
  * draft declares (else to each answer's own directory).
  */
 import { posix } from 'node:path';
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import { dataOf, isObject, trusted, type DraftSoFar, type Inferred, type Part } from '../draft.js';
 
 export function inferFiles(timeline: Timeline, draft: DraftSoFar): Inferred {

@@ -22,7 +22,7 @@ export interface FileContents {
 
 export type FilesDefinition = FileContents & { readonly tree: FileTree };
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly files: FileTree;
     readonly fileContents: FileContents;

@@ -3,7 +3,7 @@
  * cancelled between two listings without a reply, and those answered without ever being listed. The session
  * a form names must be declared: one the session kind did not infer is added here.
  */
-import type { Step, TimedEvent, Timeline } from '../../derive/timeline.js';
+import type { Step, TimedEvent, Timeline } from '../draft.js';
 import {
   between,
   dataOf,

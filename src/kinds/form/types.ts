@@ -21,7 +21,7 @@ export interface FormState {
 
 export type FormStatus = 'scheduled' | 'pending' | 'answered' | 'cancelled';
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly forms: readonly FormDefinition[];
   }

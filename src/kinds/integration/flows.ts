@@ -3,7 +3,7 @@
  * it), read here into a flow with every default filled in, so starting an attempt only reads it.
  */
 import { parseDuration } from '../../duration.js';
-import type { Path } from '../../scenarios/format.js';
+import type { Path } from '../kind.js';
 import type { Json, ReadContext } from '../kind.js';
 import type { IntegrationRecord, OAuthFlow, OAuthMode } from './types.js';
 

@@ -3,7 +3,7 @@
  * an OAuth attempt started with each method went: the first recorded start of a method becomes its `attempt`
  * (mode, address, instructions, and the poll or code that settled it), so the world starts the next one alike.
  */
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import { dataOf, firstAnswer, formatDuration, trusted, type Inferred, type Json, type Part } from '../draft.js';
 import { ATTEMPT_LIFETIME } from './flows.js';
 

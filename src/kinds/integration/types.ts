@@ -32,7 +32,7 @@ export interface OAuthFlow {
   };
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly integrations: readonly IntegrationRecord[];
     /** Every OAuth method's flow, by integration id, then method id (read from `integrations`). */

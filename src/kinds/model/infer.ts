@@ -3,7 +3,7 @@
  * listed, each with the models the model list gave it. Providers a recording lists were active then, so they
  * are written `active: true` (whatever the integrations inferred beside them say).
  */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { dataOf, firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
 import { SESSION_MODEL } from './read.js';
 import { interfaceRecord } from './records.js';

@@ -3,7 +3,7 @@
  * record leaves out filled in, and its `model:` made part of it, so the default model, the catalogue and the
  * model sessions start with agree.
  */
-import type { Path } from '../../scenarios/format.js';
+import type { Path } from '../kind.js';
 import { reportDuplicates } from '../answers.js';
 import type { Json, ReadContext } from '../kind.js';
 import { DEFAULT_PROVIDERS } from './defaults.js';

@@ -23,7 +23,7 @@ export interface ProviderDefinition {
   readonly models: readonly ModelDefinition[];
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly model?: Record<string, unknown>;
     /** The catalogue served: the scenario's `providers:` or the default one, with `model:` in it. */

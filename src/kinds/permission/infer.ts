@@ -4,7 +4,7 @@
  * saved before the recording began. The sessions they name must be declared: one the session kind did not
  * infer is added here.
  */
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import {
   between,
   dataOf,

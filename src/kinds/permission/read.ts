@@ -2,7 +2,7 @@
  * A scenario's `permissions:` read into definitions: pending requests (each checked against the spec's
  * PermissionV2Request and naming a declared session) and saved permissions.
  */
-import type { Path } from '../../scenarios/format.js';
+import type { Path } from '../kind.js';
 import { createIds, createRandom } from '../../state/random.js';
 import { undeclared } from '../../text/closest.js';
 import { itemsOf } from '../answers.js';

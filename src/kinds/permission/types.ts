@@ -53,7 +53,7 @@ export interface PermissionState {
   reply?: PermissionReply;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly permissions: PermissionsDefinition;
   }

@@ -1,5 +1,5 @@
 /** The plugins loaded (scenario-from, the plugin kind's part). */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { dataOf, firstAnswer, type Inferred, type Json, type Part } from '../draft.js';
 
 export function inferPlugins(timeline: Timeline): Inferred {

@@ -1,6 +1,6 @@
 /** The plugin kind's shapes: the ids of the plugins the scenario has loaded. */
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly plugins: readonly string[];
   }

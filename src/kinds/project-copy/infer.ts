@@ -4,7 +4,7 @@
  * removal asked for force).
  */
 import { posix } from 'node:path';
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import { isObject, type Inferred, type Json } from '../draft.js';
 
 const isCopyError = (s: Step) => isObject(s.answer) && s.answer.name === 'ProjectCopyError';

@@ -6,7 +6,7 @@ export interface ProjectCopyDefinition {
   readonly copies?: ReadonlyArray<{ directory: string; dirty?: boolean }>;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly projectCopy: ProjectCopyDefinition;
   }

@@ -9,7 +9,7 @@
 import type { Answer, MessageHandlers, MessageSocket } from '../../exchange/exchange.js';
 import { draft, type EventCause, type EventDraft } from '../../state/events.js';
 import { WORLD_RESETS } from '../../state/log.js';
-import type { Partition } from '../../state/partitions.js';
+import type { Engine } from '../../state/engine.js';
 import { typeInto } from './terminal.js';
 import type { PtyState } from './types.js';
 
@@ -51,7 +51,12 @@ export function typed(pty: PtyState, text: string, now: number): EventDraft[] {
 }
 
 /** The 101 answer whose connection serves the PTY `id` of the partition's world as it is now. */
-export function connectAnswer(partition: Partition, id: string, cursor: unknown, requestID: string): Answer {
+export function connectAnswer(
+  partition: { readonly engine: Engine },
+  id: string,
+  cursor: unknown,
+  requestID: string,
+): Answer {
   return {
     kind: 'upgrade',
     status: 101,
@@ -60,7 +65,7 @@ export function connectAnswer(partition: Partition, id: string, cursor: unknown,
 }
 
 function attach(
-  partition: Partition,
+  partition: { readonly engine: Engine },
   id: string,
   cursor: unknown,
   cause: EventCause,

@@ -4,13 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { AcceptedRequest } from '../../exchange/layer.js';
 import { ForbiddenError, InvalidRequestError, PtyNotFoundError } from '../../errors.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { NO_CONTENT, answered, locationAnswer } from '../answers.js';
-import type { HandlerContext, Handlers } from '../kind.js';
+import type { HandlerContext, Handlers, HandlerRequest } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { absoluteDirectory } from '../location.js';
 import { connectAnswer } from './connection.js';
@@ -41,7 +40,7 @@ export function ptyRecord(pty: PtyState): Record<string, unknown> & { id: string
 }
 
 /** The absolute directory of the location a request names (`location[directory]`, as a deep object or flat). */
-function locationOf(request: AcceptedRequest, context: HandlerContext): string {
+function locationOf(request: HandlerRequest, context: HandlerContext): string {
   const { query } = request;
   const location = query.location ?? {
     directory: query['location[directory]'],
@@ -54,7 +53,7 @@ function belongs(pty: PtyState, directory: string, context: HandlerContext): boo
   return (pty.definition.directory ?? context.project.directory) === directory;
 }
 
-function ptyAt(request: AcceptedRequest, context: HandlerContext): PtyState {
+function ptyAt(request: HandlerRequest, context: HandlerContext): PtyState {
   const id = request.pathParams.ptyID ?? '';
   const found = context.world.ptys.get(id);
   if (!found || !belongs(found, locationOf(request, context), context)) throw new PtyNotFoundError(id);

@@ -2,7 +2,7 @@
  * PTYs the recording shows existing before it created any (scenario-from, the pty kind's part): each as the
  * first trusted list or get answer shows it, in the location it was listed in.
  */
-import type { Step, Timeline } from '../../derive/timeline.js';
+import type { Step, Timeline } from '../draft.js';
 import { dataOf, isObject, trusted, type Inferred, type Json, type Part } from '../draft.js';
 
 export function inferPtys(timeline: Timeline): Inferred {

@@ -74,7 +74,7 @@ export interface PtyState {
 
 export type PtyStatus = PtyState['status'];
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly ptys: readonly PtyDefinition[];
   }

@@ -3,7 +3,7 @@
  * event or an earlier listing says so. The sessions they name must be declared: one the session kind did not
  * infer is added here. (A question answered but never listed is the session kind's: `sessions[].questions`.)
  */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import type { DraftSoFar, Inferred } from '../draft.js';
 import { undeclaredSessions } from '../draft.js';
 import { pendingRequests } from '../permission/infer.js';

@@ -2,7 +2,7 @@
  * A scenario's questions read into definitions: those its sessions name as pending (`sessions[].questions`),
  * with generated content, and those written out in `questions:` (checked against the spec's QuestionV2Request).
  */
-import type { Path } from '../../scenarios/format.js';
+import type { Path } from '../kind.js';
 import { undeclared } from '../../text/closest.js';
 import { itemsOf, reportDuplicates } from '../answers.js';
 import type { Json, ReadContext } from '../kind.js';

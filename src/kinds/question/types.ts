@@ -37,7 +37,7 @@ export interface QuestionState {
   answers?: string[][];
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly questions: readonly QuestionDefinition[];
   }

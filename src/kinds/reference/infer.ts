@@ -1,5 +1,5 @@
 /** The references listed (scenario-from, the reference kind's part). */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { dataOf, firstAnswer, type Inferred } from '../draft.js';
 
 export function inferReferences(timeline: Timeline): Inferred {

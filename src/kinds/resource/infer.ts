@@ -1,5 +1,5 @@
 /** The MCP resources listed (scenario-from, the resource kind's part); the answer is an object by key. */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred } from '../draft.js';
 
 export function inferResources(timeline: Timeline): Inferred {

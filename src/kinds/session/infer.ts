@@ -3,7 +3,7 @@
  * requests did not make, the questions answered, the revert staged, the windows in which they refused as
  * busy, and the agent turns their event streams carried (scenario-from, the session kind's part).
  */
-import type { Step, TimedEvent, Timeline } from '../../derive/timeline.js';
+import type { Step, TimedEvent, Timeline } from '../draft.js';
 import {
   between,
   dataOf,

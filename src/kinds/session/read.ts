@@ -3,7 +3,7 @@
  * from the seed), busy windows, revert data, pending questions, and each session's turns in the order written.
  */
 import { parseDuration } from '../../duration.js';
-import type { Path } from '../../scenarios/format.js';
+import type { Path } from '../kind.js';
 import { undeclared } from '../../text/closest.js';
 import { itemsOf, reportDuplicates } from '../answers.js';
 import type { Json, ReadContext } from '../kind.js';

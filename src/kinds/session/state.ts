@@ -1,5 +1,5 @@
 /** A session's state as its definition leaves it: busy windows, and the agent and model it starts with. */
-import type { ScenarioDefinition } from '../../scenarios/definition.js';
+import type { ScenarioDefinition } from '../../state/scenario.js';
 import type { ModelRef, SessionDefinition, SessionState } from './types.js';
 
 /** Whether one of the scenario's busy windows holds at `now`. */

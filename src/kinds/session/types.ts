@@ -251,7 +251,7 @@ export interface SessionState {
 
 export type SessionStatus = 'scheduled' | 'idle' | 'busy';
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly sessions: readonly SessionDefinition[];
     /** How a scripted model picks the turn a conversation plays (`scriptedModel.match`, default order). */

@@ -3,7 +3,7 @@
  * timed out. The command's own records say when it started and ended; a recorded `shell.exited` event says
  * how it ended when no record showed it.
  */
-import type { TimedEvent, Timeline } from '../../derive/timeline.js';
+import type { TimedEvent, Timeline } from '../draft.js';
 import { dataOf, formatDuration, instant, isObject, trusted, type Inferred, type Json, type Part } from '../draft.js';
 
 export function inferShells(timeline: Timeline): Inferred {

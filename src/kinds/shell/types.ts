@@ -27,7 +27,7 @@ export interface ShellState {
 
 export type ShellStatus = 'scheduled' | 'running' | 'exited' | 'timeout';
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly shells: readonly ShellDefinition[];
   }

@@ -1,5 +1,5 @@
 /** The skills listed (scenario-from, the skill kind's part). */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { dataOf, firstAnswer, type Inferred, type Json } from '../draft.js';
 
 export function inferSkills(timeline: Timeline): Inferred {

@@ -2,7 +2,7 @@
  * The tools (scenario-from, the tool kind's part): those the first tool list gave (its answer is a bare
  * array), then the ids only the id list named, which the provider and model asked about did not get.
  */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
 
 export function inferTools(timeline: Timeline): Inferred {

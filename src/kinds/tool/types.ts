@@ -10,7 +10,7 @@ export interface ToolDefinition {
   readonly except?: string;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     /** The scenario's tools; absent: the real server's built-in ones. */
     readonly tools?: readonly ToolDefinition[];

@@ -1,5 +1,5 @@
 /** The workspaces a project had before the recording (scenario-from, the workspace kind's part). */
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
 
 export function inferWorkspaces(timeline: Timeline): Inferred {

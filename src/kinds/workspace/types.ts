@@ -14,7 +14,7 @@ export interface WorkspaceDefinition {
   readonly status: WorkspaceStatus;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly workspaces: readonly WorkspaceDefinition[];
   }

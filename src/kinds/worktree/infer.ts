@@ -1,6 +1,6 @@
 /** The worktrees a project had before the recording (scenario-from, the worktree kind's part). */
 import { posix } from 'node:path';
-import type { Timeline } from '../../derive/timeline.js';
+import type { Timeline } from '../draft.js';
 import { firstAnswer, isObject, type Inferred, type Part } from '../draft.js';
 
 export function inferWorktrees(timeline: Timeline): Inferred {

@@ -7,7 +7,7 @@ export interface WorktreeDefinition {
   readonly directory?: string;
 }
 
-declare module '../../scenarios/definition.js' {
+declare module '../../state/scenario.js' {
   interface ScenarioSections {
     readonly worktrees: readonly WorktreeDefinition[];
   }

@@ -1,30 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { selectPartition } from '../../../src/http/partition-address.js';
+import { selectPartition, type Addressable } from '../../../src/http/partition-address.js';
 import { incomingExchange, requestTarget } from '../../../src/http/request.js';
-import type { Partition, Partitions } from '../../../src/state/partitions.js';
+
+type Named = Addressable & { name: string };
 
 /** Partitions that only name themselves: what selectPartition reads of one. */
-function fakePartitions(): Partitions & { asked: string[] } {
-  const made = new Map<string, Partition>();
-  const partition = (name: string) => {
+function fakePartitions(): { default: Named; get(name: string): Named; asked: string[] } {
+  const made = new Map<string, Named>();
+  const partition = (name: string): Named => {
     let count = 0;
     return {
       name,
       engine: { clock: { settle: () => undefined, now: () => 1_000 } },
       nextRequestId: () => `req_${name}_${++count}`,
-    } as unknown as Partition;
+    };
   };
   const asked: string[] = [];
-  const fallback = partition('default');
   return {
     asked,
-    default: fallback,
+    default: partition('default'),
     get(name: string) {
       asked.push(name);
-      if (!made.has(name)) made.set(name, partition(name));
-      return made.get(name) as Partition;
+      const found = made.get(name) ?? partition(name);
+      made.set(name, found);
+      return found;
     },
-  } as unknown as Partitions & { asked: string[] };
+  };
 }
 
 const incoming = (target: string, headers: Record<string, string> = {}) =>
@@ -34,7 +35,7 @@ describe('selectPartition', () => {
   it('takes the partition from a path prefix off the path, and stamps id and time', () => {
     const partitions = fakePartitions();
     const { partition, exchange } = selectPartition(incoming('/__partition/w1/api/session?limit=2'), partitions);
-    expect((partition as unknown as { name: string }).name).toBe('w1');
+    expect(partition.name).toBe('w1');
     expect(exchange.pathname).toBe('/api/session');
     expect(exchange.search).toBe('?limit=2');
     expect(exchange.id).toBe('req_w1_1');
@@ -60,7 +61,7 @@ describe('selectPartition', () => {
   it('takes the header when the path has no prefix, and the default partition without either', () => {
     const partitions = fakePartitions();
     const named = selectPartition(incoming('/api/session', { 'x-sim-partition': 'w3' }), partitions);
-    expect((named.partition as unknown as { name: string }).name).toBe('w3');
+    expect(named.partition.name).toBe('w3');
     expect(named.exchange.pathname).toBe('/api/session');
     expect(selectPartition(incoming('/api/session'), partitions).partition).toBe(partitions.default);
   });

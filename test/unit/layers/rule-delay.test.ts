@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { partitionReaders } from '../../../src/control/readers.js';
-import { createPartitions } from '../../../src/state/partitions.js';
+import { createPartitions } from '../../../src/control/partitions.js';
 import { projectContext } from '../../../src/openapi/location.js';
 import { loadSpec } from '../../../src/openapi/openapi.js';
-import type { AcceptedRequest } from '../../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../../src/layers/layer.js';
 import { parseScenario } from '../../../src/scenarios/load-scenario.js';
 import { scenarioRuleLayer } from '../../../src/layers/rules.js';
 import { KINDS } from '../../../src/kinds/registry.js';

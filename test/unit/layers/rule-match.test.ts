@@ -4,12 +4,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../../src/exchange/exchange.js';
-import type { RuleSubject } from '../../../src/exchange/layer.js';
+import type { RuleSubject } from '../../../src/layers/layer.js';
 import { explain, offSpecRules } from '../../../src/layers/rules.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 import type { RuleDefinition } from '../../../src/scenarios/definition.js';
 import { compilePattern, compileTemplate, matchRulePath, operationAt } from '../../../src/scenarios/rule-path.js';
-import type { Partition } from '../../../src/state/partitions.js';
+import type { Partition } from '../../../src/control/partitions.js';
 import { scenarioPartition } from '../../support/scenario-partition.js';
 
 let spec: SpecIndex;

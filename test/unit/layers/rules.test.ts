@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Partition } from '../../../src/state/partitions.js';
+import type { Partition } from '../../../src/control/partitions.js';
 import { scenarioPartition } from '../../support/scenario-partition.js';
-import type { AcceptedRequest } from '../../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../../src/layers/layer.js';
 import { explain, runtimeRuleLayer, scenarioRuleLayer } from '../../../src/layers/rules.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 import type { RuleDefinition } from '../../../src/scenarios/definition.js';

@@ -30,13 +30,39 @@ function check(root: string): { status: number; output: string } {
 }
 
 describe('scripts/check-cycles.mjs', () => {
-  it('passes a tree whose folders import one way, with type-only imports back', () => {
+  it('passes a tree whose folders import one way, types included', () => {
+    const root = tree({
+      'a/one.ts':
+        "import { two } from '../b/two.js';\nimport type { Two } from '../b/two.js';\nexport const one: Two = two;\n",
+      'b/two.ts': 'export type Two = number;\nexport const two: Two = 2;\n',
+    });
+    expect(check(root)).toMatchObject({ status: 0, output: expect.stringContaining('No import cycles') });
+  });
+
+  it('passes files of one folder that import each other for types only', () => {
+    const root = tree({
+      'a/x.ts': "import { y } from './y.js';\nexport type X = number;\nexport const x = y;\n",
+      'a/y.ts': "import type { X } from './x.js';\nexport const y: X = 1;\n",
+    });
+    expect(check(root)).toMatchObject({ status: 0, output: expect.stringContaining('No import cycles') });
+  });
+
+  it('fails on a type-only import back up between folders', () => {
     const root = tree({
       'a/one.ts': "import { two } from '../b/two.js';\nexport const one = two;\n",
       'b/two.ts': "import type { One } from '../a/types.js';\nexport const two = 2 as unknown as One;\n",
       'a/types.ts': 'export type One = number;\n',
     });
-    expect(check(root)).toMatchObject({ status: 0, output: expect.stringContaining('No import cycles') });
+    expect(check(root)).toMatchObject({ status: 1, output: expect.stringContaining('between folders') });
+  });
+
+  it('counts a module augmentation as a tie to the folder it adds to', () => {
+    const root = tree({
+      'a/one.ts': "import { two } from '../b/two.js';\nexport interface Tables {}\nexport const one = two;\n",
+      'b/two.ts':
+        "export const two = 2;\ndeclare module '../a/one.js' {\n  interface Tables {\n    two: number;\n  }\n}\n",
+    });
+    expect(check(root)).toMatchObject({ status: 1, output: expect.stringContaining('between folders') });
   });
 
   it('fails on a cycle between files', () => {

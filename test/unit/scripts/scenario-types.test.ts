@@ -162,7 +162,7 @@ describe('the scenario types emitter', () => {
   });
 });
 
-describe('src/scenarios/scenario-types.ts', () => {
+describe('src/format/scenario-types.ts', () => {
   it('is what scenarios/scenario.schema.json makes (npm run types writes it)', async () => {
     expect(readFileSync(TYPES_FILE, 'utf8')).toBe(await generate());
   });

@@ -4,7 +4,7 @@
  * the attempt that settled first before it refuses.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../../../src/layers/layer.js';
 import type { HandlerContext } from '../../../../src/kinds/kind.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { KINDS } from '../../../../src/kinds/registry.js';

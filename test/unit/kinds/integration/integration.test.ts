@@ -4,7 +4,7 @@
  * operations' decisions with exactly the events the real server publishes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../../../src/layers/layer.js';
 import { fillFlowText } from '../../../../src/kinds/integration/flows.js';
 import type { HandlerContext } from '../../../../src/kinds/kind.js';
 import { KINDS } from '../../../../src/kinds/registry.js';

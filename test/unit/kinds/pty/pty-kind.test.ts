@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerBody, type Answer, type Exchange, type MessageSocket } from '../../../../src/exchange/exchange.js';
-import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
 import { TaggedError } from '../../../../src/errors.js';
+import type { HandlerRequest } from '../../../../src/kinds/kind.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { cursorFrame, replayFrom } from '../../../../src/kinds/pty/connection.js';
@@ -17,7 +17,6 @@ import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { parseScenario } from '../../../../src/scenarios/load-scenario.js';
 import { createEngine, type Engine } from '../../../../src/state/engine.js';
 import type { DomainEvent } from '../../../../src/state/events.js';
-import type { Partition } from '../../../../src/state/partitions.js';
 import type { World } from '../../../../src/state/world.js';
 import { scenarioProblems } from '../../../support/scenario-problems.js';
 
@@ -74,15 +73,14 @@ function call(engine: Engine, operationId: string, c: Call = {}): { answer: Answ
     headers: c.headers ?? {},
     ...(c.upgrade ? { upgrade: 'websocket' } : {}),
   } as unknown as Exchange;
-  const request = {
+  const request: HandlerRequest = {
     exchange,
     operation,
     pathParams: c.ptyID ? { ptyID: c.ptyID } : {},
     query: c.query ?? {},
     body: c.body,
-    preferences: {},
-    partition: { name: 'default', engine } as unknown as Partition,
-  } as AcceptedRequest;
+    partition: { engine },
+  };
   try {
     const decision = KINDS.handlers[operationId]!(request, {
       world: worldOf(engine),

@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import { TaggedError } from '../../../../src/errors.js';
 import { answerBody, type Answer, type Exchange } from '../../../../src/exchange/exchange.js';
-import type { AcceptedRequest } from '../../../../src/exchange/layer.js';
+import type { AcceptedRequest } from '../../../../src/layers/layer.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { checkAnswer } from '../../../../src/openapi/answer-check.js';
 import { projectContext } from '../../../../src/openapi/location.js';

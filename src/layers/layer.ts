@@ -3,29 +3,12 @@
  * the shape of a layer. The pipeline asks each layer in turn; one with nothing to say returns undefined and
  * the next is asked.
  */
-import type { Partition } from '../state/partitions.js';
+import type { Answer, Exchange } from '../exchange/exchange.js';
+import type { AnsweredBy, NearMiss } from '../exchange/answered-by.js';
 import type { OperationDefinition } from '../openapi/openapi.js';
-import type { Preferences } from '../layers/preferences.js';
-import type { RuleDefinition } from '../scenarios/definition.js';
-import type { Answer, Exchange } from './exchange.js';
-
-/**
- * Who answered, as the `x-sim-layer` header, the journal and coverage report it: what a layer of the answer
- * stage answers as, or a stage of the pipeline that answered before it. Several layers answer as one source
- * (the world's layers all as `scenario`), so this is not a layer's name.
- */
-export type AnsweredBy =
-  | 'rule'
-  | 'scenario'
-  | 'fallback'
-  | 'upstream'
-  | 'record'
-  | 'replay'
-  | 'validation'
-  | 'auth'
-  | 'simulator'
-  | 'control'
-  | 'cors';
+import type { Partition } from '../control/partitions.js';
+import type { RuleDefinition } from '../state/scenario.js';
+import type { Preferences } from './preferences.js';
 
 /**
  * What a rule is matched against: a request as accepted, or one no operation of the spec matches (then
@@ -55,14 +38,6 @@ export interface RuleSubject {
 export interface AcceptedRequest extends RuleSubject {
   operation: OperationDefinition;
   preferences: Preferences;
-}
-
-/** The rule that came closest to answering a request no rule answered, and the first condition it failed. */
-export interface NearMiss {
-  /** Where the rule is written (`runtime rule rul_1`, `scenarios/x.yaml rules[0]`). */
-  rule: string;
-  /** That condition in one sentence: `query limit is 5; the rule wants 10`. */
-  failed: string;
 }
 
 export interface Layer {

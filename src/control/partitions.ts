@@ -7,15 +7,15 @@
  */
 import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
 import type { KindCatalog } from '../kinds/catalog.js';
-import type { ScenarioDefinition } from '../scenarios/definition.js';
+import type { ScenarioDefinition } from '../state/scenario.js';
 import type { ProjectContext } from '../openapi/location.js';
-import type { Coverage } from '../control/coverage.js';
-import type { Journal } from '../control/journal.js';
+import type { Coverage } from './coverage.js';
+import type { Journal } from './journal.js';
 import type { EventStream } from '../stream/event-stream.js';
 import type { StreamQuota } from '../stream/stream-quota.js';
-import { createEngine, type Engine } from './engine.js';
-import type { ControlAction } from './log.js';
-import { createRuleStore, type RuleStore } from './rule-store.js';
+import { createEngine, type Engine } from '../state/engine.js';
+import type { ControlAction } from '../state/log.js';
+import { createRuleStore, type RuleStore } from '../state/rule-store.js';
 
 export const DEFAULT_PARTITION = 'default';
 export const DEFAULT_MAX_PARTITIONS = 256;
