@@ -123,16 +123,25 @@ export interface Publication {
 /** What a recording shows of a kind (`Kind.infer`). */
 export type Infer = (recording: RecordedTimeline, draft: DraftSoFar) => Inferred;
 
-export interface Kind {
+/**
+ * `Section` is the type of the sections its format declares (`./section.generated.ts` in its folder, which
+ * `npm run types` writes from the format), so that `read()` takes them as the format checked them; the format
+ * must declare every section the type names. `Reads` is what `read()` also reads of other kinds' sections
+ * (a question's sessions), as `Scenario` types them.
+ */
+export interface Kind<Section extends object = Json, Reads = unknown> {
   /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
   readonly name: string;
   /** Its part of the scenario format (JSON Schema): properties of a scenario, and definitions they refer to. */
   readonly format?: {
-    readonly properties: Readonly<Record<string, object>>;
+    readonly properties: { readonly [K in keyof Section]-?: object };
     readonly defs?: Readonly<Record<string, object>>;
   };
-  /** Its sections of a scenario the format has checked, as definitions (plain JSON data: they are cached). */
-  read?(source: Json, context: ReadContext): Partial<ScenarioSections>;
+  /**
+   * Its sections of a scenario the format has checked, as definitions (plain JSON data: they are cached).
+   * The scenario loader holds every kind as a `Kind` of plain `Json` and passes it the whole checked scenario.
+   */
+  read?(source: Section & Reads, context: ReadContext): Partial<ScenarioSections>;
   /** The ids of its resources a scenario declares (what rules' `when.state` and other kinds may name). */
   ids?(scenario: ScenarioDefinition): Iterable<string>;
   /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */

@@ -5,28 +5,30 @@
  */
 import { absoluteDirectory } from '../location.js';
 import { resolveLocation } from '../../openapi/location.js';
-import { answered, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
+import type { Scenario } from '../../format/scenario-types.js';
+import { answered, locationAnswer, reportDuplicates } from '../answers.js';
 import type { Json, Kind, ReadContext } from '../kind.js';
 import { baseRules, defaultAgents, type Rule } from './defaults.js';
 import { format } from './format.js';
+import type { AgentSection } from './section.generated.js';
 import type { World } from '../../state/world.js';
 
 /** The agent a session starts with (src/kinds/session/state.ts). */
 const SESSION_AGENT = 'build';
 
-export const agent: Kind = {
+export const agent: Kind<AgentSection, Pick<Scenario, 'sessions'>> = {
   name: 'agent',
   format,
 
   read(source, context) {
     if (source.agents === undefined) return {};
-    const agents = itemsOf(source, 'agents').map((raw, i) => {
-      const record: Json = { request: { headers: {}, body: {} }, mode: 'all', hidden: false, ...raw };
+    const agents = source.agents.map((raw, i) => {
+      const record: Json & { id: string } = { request: { headers: {}, body: {} }, mode: 'all', hidden: false, ...raw };
       // The rules an agent takes by default name paths of the location, so they are checked as made for one.
       const served =
         record.permissions === undefined ? { ...record, permissions: baseRules('/home/dev/project') } : record;
-      context.checkRecord('AgentV2Info', served, ['agents', i], `agent ${String(record.id)}`);
-      return record as Json & { id: string };
+      context.checkRecord('AgentV2Info', served, ['agents', i], `agent ${record.id}`);
+      return record;
     });
     reportDuplicates(
       agents.map((a) => a.id),
@@ -68,12 +70,16 @@ export function agentRules(world: World, directory: string, name: string): reado
 }
 
 /** Every agent the scenario's sessions use (build, and those their messages switch to) must be listed. */
-function checkSessionAgents(source: Json, listed: ReadonlySet<string>, context: ReadContext): void {
-  const sessions = itemsOf(source, 'sessions');
+function checkSessionAgents(
+  source: Pick<Scenario, 'sessions'>,
+  listed: ReadonlySet<string>,
+  context: ReadContext,
+): void {
+  const sessions = source.sessions ?? [];
   if (!sessions.length) return;
   const used = new Set([SESSION_AGENT]);
   for (const session of sessions) {
-    for (const message of (session.messages as Json[] | undefined) ?? []) {
+    for (const message of session.messages ?? []) {
       if (message.type === 'agent-switched' && typeof message.agent === 'string') used.add(message.agent);
     }
   }

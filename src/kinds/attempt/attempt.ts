@@ -6,17 +6,18 @@
  */
 import { parseDuration } from '../../duration.js';
 import { undeclared } from '../../text/closest.js';
-import { changeState, itemsOf } from '../answers.js';
+import { changeState } from '../answers.js';
 import { ATTEMPT_LIFETIME } from '../integration/flows.js';
-import type { Json, Kind } from '../kind.js';
+import type { Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import type { AttemptSection } from './section.generated.js';
 import { handlers } from './handlers.js';
 import { attemptSchedule, SETTLED_KEPT_MS } from './settle.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
 
 const STATES: readonly AttemptStatus[] = ['pending', 'complete', 'failed', 'expired'];
 
-export const attempt: Kind = {
+export const attempt: Kind<AttemptSection> = {
   name: 'attempt',
   format,
   condition,
@@ -29,34 +30,31 @@ export const attempt: Kind = {
 
   read(source, context) {
     const integrations = context.declared('integration');
-    const attempts = itemsOf(source, 'attempts').map((a, i): AttemptDefinition => {
-      if (!integrations.has(a.integrationID as string))
+    const attempts = (source.attempts ?? []).map((a, i): AttemptDefinition => {
+      if (!integrations.has(a.integrationID))
         context.problem(
           ['attempts', i, 'integrationID'],
-          undeclared('integration', String(a.integrationID), 'integrations', integrations),
+          undeclared('integration', a.integrationID, 'integrations', integrations),
         );
       const created = a.created === undefined ? context.start : context.instant(a.created, ['attempts', i, 'created']);
-      const settles = a.settles as Json | undefined;
+      const settles = a.settles;
       if (settles && settles.poll === undefined && settles.at === undefined)
         context.problem(
           ['attempts', i, 'settles'],
           `attempts[${i}].settles says how, not when: add poll (the poll that settles it, 1 for the first) or at (a time)`,
         );
       return {
-        id: a.id as string,
-        integrationID: a.integrationID as string,
+        id: a.id,
+        integrationID: a.integrationID,
         created,
         expires:
-          created +
-          (a.expires === undefined
-            ? ATTEMPT_LIFETIME
-            : (parseDuration(a.expires as string | number) ?? ATTEMPT_LIFETIME)),
+          created + (a.expires === undefined ? ATTEMPT_LIFETIME : (parseDuration(a.expires) ?? ATTEMPT_LIFETIME)),
         settles: settles && {
-          as: settles.as as 'complete' | 'failed',
-          poll: settles.poll as number | undefined,
+          as: settles.as,
+          poll: settles.poll,
           at: settles.at === undefined ? undefined : context.after(settles.at),
-          message: settles.message as string | undefined,
-          credential: settles.credential as { id: string; label?: string } | undefined,
+          message: settles.message,
+          credential: settles.credential,
         },
       };
     });

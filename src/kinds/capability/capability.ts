@@ -3,13 +3,14 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
+import type { CapabilitySection } from './section.generated.js';
 
-export const capability: Kind = {
+export const capability: Kind<CapabilitySection> = {
   name: 'capability',
   format,
 
   read: (source) => ({
-    capabilities: { backgroundSubagents: false, ...(source.capabilities as object | undefined) },
+    capabilities: { backgroundSubagents: false, ...source.capabilities },
   }),
 
   handlers: {

@@ -1,16 +1,17 @@
 /** The commands (`GET /api/command`): the scenario's, or the real server's defaults. */
-import { answered, itemsOf, locationAnswer } from '../answers.js';
+import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_COMMANDS } from './defaults.js';
 import { format } from './format.js';
+import type { CommandSection } from './section.generated.js';
 
-export const command: Kind = {
+export const command: Kind<CommandSection> = {
   name: 'command',
   format,
 
   read(source, context) {
     if (source.commands === undefined) return {};
-    const commands = itemsOf(source, 'commands');
+    const commands = source.commands;
     commands.forEach((c, i) => context.checkRecord('CommandV2Info', c, ['commands', i], `command ${String(c.name)}`));
     const seen = new Set<unknown>();
     commands.forEach((c, i) => {

@@ -8,8 +8,9 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered } from '../answers.js';
-import type { Json, Kind } from '../kind.js';
+import type { Kind } from '../kind.js';
 import { format } from './format.js';
+import type { ConsoleSection } from './section.generated.js';
 import type { ConsoleChoice, ConsoleOrg } from './types.js';
 
 const same = (org: ConsoleChoice, choice: ConsoleChoice | undefined) =>
@@ -17,20 +18,19 @@ const same = (org: ConsoleChoice, choice: ConsoleChoice | undefined) =>
 
 const activeOrg = (world: World) => world.scenario.console.orgs.find((org) => same(org, world.console.active));
 
-export const consoleKind: Kind = {
+export const consoleKind: Kind<ConsoleSection> = {
   name: 'console',
   format,
 
   read(source, context) {
-    const section = (source.console as Json | undefined) ?? {};
-    const raw = (section.orgs as Json[] | undefined) ?? [];
+    const raw = source.console?.orgs ?? [];
     const orgs = raw.map((org): ConsoleOrg => ({
-      accountID: org.accountID as string,
-      accountEmail: org.accountEmail as string,
-      accountUrl: org.accountUrl as string,
-      orgID: org.orgID as string,
-      orgName: org.orgName as string,
-      providers: (org.providers as string[] | undefined) ?? [],
+      accountID: org.accountID,
+      accountEmail: org.accountEmail,
+      accountUrl: org.accountUrl,
+      orgID: org.orgID,
+      orgName: org.orgName,
+      providers: org.providers ?? [],
     }));
     const active = raw.flatMap((org, i) => (org.active ? [i] : []));
     for (const i of active.slice(1))

@@ -17,6 +17,7 @@ import { DEFAULT_CONTENTS, DEFAULT_PATHS } from './default-tree.js';
 import { buildFileTree } from './file-tree.js';
 import { entriesBelow, findEntries, readLimit } from './find.js';
 import { format } from './format.js';
+import type { FileSection } from './section.generated.js';
 import type { FileContent, FilesDefinition } from './types.js';
 
 /** The key of a directory in the scenario's file tree: relative to the project, '' for its root, else ending in '/'. */
@@ -95,12 +96,12 @@ export function readFiles(items: readonly Item[] | undefined): FilesDefinition {
   return { tree: buildFileTree(paths), contents, sizes };
 }
 
-export const file: Kind = {
+export const file: Kind<FileSection> = {
   name: 'file',
   format,
 
   read: (source) => {
-    const { tree, contents, sizes } = readFiles(source.files as Item[] | undefined);
+    const { tree, contents, sizes } = readFiles(source.files);
     return { files: tree, fileContents: { contents, sizes } };
   },
 

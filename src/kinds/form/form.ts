@@ -8,10 +8,11 @@ import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { undeclared } from '../../text/closest.js';
-import { answered, changeState, itemsOf, NO_CONTENT, reportDuplicates } from '../answers.js';
+import { answered, changeState, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { checkFormAnswer, type FormDefinitionFields } from './form-answer.js';
 import { condition, format } from './format.js';
+import type { FormSection } from './section.generated.js';
 import type { FormDefinition, FormState, FormStatus } from './types.js';
 
 function formOf(world: World, id: string): FormState | undefined {
@@ -20,7 +21,7 @@ function formOf(world: World, id: string): FormState | undefined {
 
 const STATES: readonly FormStatus[] = ['scheduled', 'pending', 'answered', 'cancelled'];
 
-export const form: Kind = {
+export const form: Kind<FormSection> = {
   name: 'form',
   format,
   condition,
@@ -33,20 +34,18 @@ export const form: Kind = {
 
   read(source, context) {
     const sessions = context.declared('session');
-    const forms = itemsOf(source, 'forms').map((f, i): FormDefinition => {
+    const forms = (source.forms ?? []).map((f, i): FormDefinition => {
       const { appears, cancelled, ...record } = f;
-      if (!sessions.has(f.sessionID as string))
-        context.problem(['forms', i, 'sessionID'], undeclared('session', String(f.sessionID), 'sessions', sessions));
+      if (!sessions.has(f.sessionID))
+        context.problem(['forms', i, 'sessionID'], undeclared('session', f.sessionID, 'sessions', sessions));
       // Each field on its own, so a problem is reported at the field and only for the field's own type.
-      const fields = Array.isArray(record.fields) ? (record.fields as unknown[]) : [];
+      const fields: unknown[] = Array.isArray(record.fields) ? record.fields : [];
       fields.forEach((field, j) =>
-        context.checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${String(f.id)} field ${j + 1}`),
+        context.checkRecord('FormField', field, ['forms', i, 'fields', j], `form ${f.id} field ${j + 1}`),
       );
-      context.checkRecord('FormRequest', record, ['forms', i], `form ${String(f.id)}`, (d) =>
-        /^fields\.\d/.test(d.path),
-      );
+      context.checkRecord('FormRequest', record, ['forms', i], `form ${f.id}`, (d) => /^fields\.\d/.test(d.path));
       return {
-        record: record as FormDefinition['record'],
+        record,
         appears: appears === undefined ? context.start : context.after(appears),
         cancelled: cancelled === undefined ? undefined : context.after(cancelled),
       };

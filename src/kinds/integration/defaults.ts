@@ -6,10 +6,12 @@
  * No prompt has a `when`: the interface document's `{key, value}` and the real server's document, which
  * requires `op` too, accept no common one.
  */
+import type { IntegrationItem } from './flows.js';
+
 const BROWSER = 'Complete authorization in your browser. This window will close automatically.';
 const DEVICE = 'Enter code: {userCode}';
 
-export const DEFAULT_INTEGRATIONS: ReadonlyArray<Record<string, unknown>> = [
+export const DEFAULT_INTEGRATIONS: readonly IntegrationItem[] = [
   {
     id: 'anthropic',
     name: 'Anthropic',

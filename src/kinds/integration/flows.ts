@@ -3,8 +3,9 @@
  * it), read here into a flow with every default filled in, so starting an attempt only reads it.
  */
 import { parseDuration } from '../../duration.js';
-import type { Path } from '../kind.js';
-import type { Json, ReadContext } from '../kind.js';
+import type { ScenarioOauthFlow } from '../../format/scenario-types.js';
+import type { Path, ReadContext } from '../kind.js';
+import type { IntegrationSection } from './section.generated.js';
 import type { IntegrationRecord, OAuthFlow, OAuthMode } from './types.js';
 
 /** OAuth attempts expire ten minutes after creation, as on the real server. */
@@ -18,18 +19,21 @@ const INSTRUCTIONS: Record<OAuthMode, string> = {
   code: 'Paste the authorization code here: ',
 };
 
+/** An integration as a scenario declares it (or the defaults do). */
+export type IntegrationItem = NonNullable<IntegrationSection['integrations']>[number];
+
 /** An integration's record as served, and the flows of its OAuth methods by method id. */
 export function readIntegration(
-  raw: Json,
+  raw: IntegrationItem,
   index: number,
   context: ReadContext,
 ): { record: IntegrationRecord; flows: Record<string, OAuthFlow> } {
   const flows: Record<string, OAuthFlow> = {};
-  const methods = ((raw.methods as Json[] | undefined) ?? []).map((method, j) => {
+  const methods = (raw.methods ?? []).map((method, j) => {
     const { attempt, ...served } = method;
     const path: Path = ['integrations', index, 'methods', j, 'attempt'];
     if (method.type === 'oauth' && typeof method.id === 'string')
-      flows[method.id] = flowOf(String(raw.id), method.id, (attempt as Json | undefined) ?? {}, path, context);
+      flows[method.id] = flowOf(raw.id, method.id, attempt ?? {}, path, context);
     else if (attempt !== undefined) context.problem(path, 'only an OAuth method has an attempt', { atKey: true });
     return served;
   });
@@ -37,10 +41,16 @@ export function readIntegration(
   return { record, flows };
 }
 
-function flowOf(integrationID: string, methodID: string, attempt: Json, path: Path, context: ReadContext): OAuthFlow {
-  const mode = (attempt.mode as OAuthMode | undefined) ?? 'auto';
-  const given = (attempt.settles as Json | undefined) ?? { as: 'complete' };
-  const as = given.as as OAuthFlow['settles']['as'];
+function flowOf(
+  integrationID: string,
+  methodID: string,
+  attempt: ScenarioOauthFlow,
+  path: Path,
+  context: ReadContext,
+): OAuthFlow {
+  const mode = attempt.mode ?? 'auto';
+  const given = attempt.settles ?? { as: 'complete' };
+  const as = given.as;
   const at = [...path, 'settles'];
   const timed = given.after !== undefined || given.poll !== undefined;
   if (mode === 'code' && as === 'expired')
@@ -55,16 +65,13 @@ function flowOf(integrationID: string, methodID: string, attempt: Json, path: Pa
     mode === 'code' || as === 'expired'
       ? {}
       : given.poll !== undefined
-        ? { poll: given.poll as number }
-        : { after: parseDuration((given.after as string | number | undefined) ?? SETTLES_AFTER) ?? SETTLES_AFTER };
+        ? { poll: given.poll }
+        : { after: parseDuration(given.after ?? SETTLES_AFTER) ?? SETTLES_AFTER };
   return {
     mode,
-    url: (attempt.url as string | undefined) ?? defaultUrl(integrationID, methodID),
-    instructions: (attempt.instructions as string | undefined) ?? INSTRUCTIONS[mode],
-    expires:
-      attempt.expires === undefined
-        ? ATTEMPT_LIFETIME
-        : (parseDuration(attempt.expires as string | number) ?? ATTEMPT_LIFETIME),
+    url: attempt.url ?? defaultUrl(integrationID, methodID),
+    instructions: attempt.instructions ?? INSTRUCTIONS[mode],
+    expires: attempt.expires === undefined ? ATTEMPT_LIFETIME : (parseDuration(attempt.expires) ?? ATTEMPT_LIFETIME),
     settles: {
       as,
       ...when,

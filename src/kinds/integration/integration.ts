@@ -6,12 +6,13 @@
 import { InvalidRequestError } from '../../errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
-import { answered, itemsOf, locationAnswer, NO_CONTENT, reportDuplicates } from '../answers.js';
+import { answered, locationAnswer, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { DEFAULT_INTEGRATIONS } from './defaults.js';
 import { readIntegration } from './flows.js';
 import { format } from './format.js';
+import type { IntegrationSection } from './section.generated.js';
 import type { IntegrationRecord, OAuthFlow } from './types.js';
 
 /** The integration holding a credential, if one does. */
@@ -36,12 +37,12 @@ export function unknownIntegration(integrationID: string): InvalidRequestError {
   return new InvalidRequestError(`Integration not found: ${integrationID}`, 'Params', 'integrationID');
 }
 
-export const integration: Kind = {
+export const integration: Kind<IntegrationSection> = {
   name: 'integration',
   format,
 
   read(source, context) {
-    const raw = source.integrations === undefined ? DEFAULT_INTEGRATIONS : itemsOf(source, 'integrations');
+    const raw = source.integrations ?? DEFAULT_INTEGRATIONS;
     const oauthFlows: Record<string, Record<string, OAuthFlow>> = {};
     const integrations = raw.map((item, i) => {
       const { record, flows } = readIntegration(item, i, context);

@@ -4,7 +4,7 @@
  * Written as a scenario's `providers:` section is, so the same reading fills in what is left out.
  * anthropic/claude-sonnet-4-5 is the model sessions start with (src/kinds/session/state.ts).
  */
-type Json = Record<string, unknown>;
+import type { ScenarioProvider } from '../../format/scenario-types.js';
 
 const cost = (input: number, output: number, read: number, write: number) => [
   { input, output, cache: { read, write } },
@@ -14,7 +14,7 @@ const TEXT = { tools: true, input: ['text'], output: ['text'] };
 const TEXT_IMAGE = { tools: true, input: ['text', 'image'], output: ['text'] };
 const DOCUMENTS = { tools: true, input: ['text', 'image', 'pdf'], output: ['text'] };
 
-export const DEFAULT_PROVIDERS: Json[] = [
+export const DEFAULT_PROVIDERS: readonly ScenarioProvider[] = [
   {
     id: 'anthropic',
     name: 'Anthropic',

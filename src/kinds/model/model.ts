@@ -9,17 +9,18 @@
 import { ProviderNotFoundError } from '../../server-errors.js';
 import { draft } from '../../state/events.js';
 import { answered, locationAnswer } from '../answers.js';
-import type { Json, Kind } from '../kind.js';
+import type { Kind } from '../kind.js';
 import { activeProviders, appearances, defaultModel, knownProviders, listedModels } from './catalogue.js';
 import { format } from './format.js';
+import type { ModelSection } from './section.generated.js';
 import { readProviders } from './read.js';
 
-export const model: Kind = {
+export const model: Kind<ModelSection> = {
   name: 'model',
   format,
 
   read(source, context) {
-    const found = source.model as Json | undefined;
+    const found = source.model;
     if (found) context.checkRecord('Model', found, ['model'], 'model');
     return { model: found, providers: readProviders(source, context) };
   },

@@ -5,9 +5,11 @@
  */
 import type { Path } from '../kind.js';
 import { reportDuplicates } from '../answers.js';
+import type { ScenarioProvider, ScenarioProviderModel } from '../../format/scenario-types.js';
 import type { Json, ReadContext } from '../kind.js';
 import { DEFAULT_PROVIDERS } from './defaults.js';
 import { catalogueRecord, modelApi } from './records.js';
+import type { ModelSection } from './section.generated.js';
 import type { ModelDefinition, ProviderDefinition } from './types.js';
 
 /** The model sessions start with when the scenario has no `model:` (src/kinds/session/state.ts). */
@@ -16,8 +18,8 @@ export const SESSION_MODEL = { id: 'claude-sonnet-4-5', providerID: 'anthropic' 
 const NO_REQUEST = { headers: {}, body: {} };
 const DEFAULT_API = { type: 'aisdk', package: '@ai-sdk/openai-compatible' };
 
-export function readProviders(source: Json, context: ReadContext): ProviderDefinition[] {
-  const declared = source.providers as Json[] | undefined;
+export function readProviders(source: ModelSection, context: ReadContext): ProviderDefinition[] {
+  const declared = source.providers;
   // The default catalogue is the simulator's own and held to the spec by its tests, not the scenario's.
   const check = declared !== undefined;
   const providers = (declared ?? DEFAULT_PROVIDERS).map((raw, i) =>
@@ -39,7 +41,7 @@ export function readProviders(source: Json, context: ReadContext): ProviderDefin
       });
     });
   }
-  const model = source.model as Json | undefined;
+  const model = source.model;
   if (model) return withDefaultModel(providers, model, check, context);
   if (!findModel(providers, SESSION_MODEL))
     context.problem(
@@ -56,12 +58,12 @@ export function findModel(
   return providers.find((p) => p.info.id === ref.providerID)?.models.find((m) => m.info.id === ref.id);
 }
 
-function readProvider(raw: Json, path: Path, context: ReadContext, check: boolean): ProviderDefinition {
+function readProvider(raw: ScenarioProvider, path: Path, context: ReadContext, check: boolean): ProviderDefinition {
   const { active, appears, models, ...fields } = raw;
   const info = {
-    id: fields.id as string,
-    ...(fields.integrationID === undefined ? {} : { integrationID: fields.integrationID as string }),
-    name: fields.name as string,
+    id: fields.id,
+    ...(fields.integrationID === undefined ? {} : { integrationID: fields.integrationID }),
+    name: fields.name,
     ...(fields.disabled === undefined ? {} : { disabled: fields.disabled }),
     api: fields.api ?? DEFAULT_API,
     request: fields.request ?? NO_REQUEST,
@@ -69,20 +71,24 @@ function readProvider(raw: Json, path: Path, context: ReadContext, check: boolea
   if (check) context.checkRecord('ProviderV2Info', info, path, `provider ${info.id}`);
   return {
     info,
-    ...(active === undefined ? {} : { active: active as boolean }),
+    ...(active === undefined ? {} : { active }),
     ...(appears === undefined ? {} : { appears: context.after(appears) }),
-    models: ((models as Json[] | undefined) ?? []).map((m, j) =>
-      readModel(m, info, [...path, 'models', j], context, check),
-    ),
+    models: (models ?? []).map((m, j) => readModel(m, info, [...path, 'models', j], context, check)),
   };
 }
 
-function readModel(raw: Json, provider: Json, path: Path, context: ReadContext, check: boolean): ModelDefinition {
+function readModel(
+  raw: ScenarioProviderModel,
+  provider: ProviderDefinition['info'],
+  path: Path,
+  context: ReadContext,
+  check: boolean,
+): ModelDefinition {
   const { appears, ...m } = raw;
-  const id = m.id as string;
+  const id = m.id;
   const info = {
     id,
-    providerID: provider.id as string,
+    providerID: provider.id,
     ...(m.family === undefined ? {} : { family: m.family }),
     name: m.name,
     api: m.api ?? modelApi(provider, id),
@@ -95,7 +101,7 @@ function readModel(raw: Json, provider: Json, path: Path, context: ReadContext, 
     enabled: m.enabled ?? true,
     limit: m.limit ?? { context: 128000, output: 16384 },
   };
-  if (check) context.checkRecord('ModelV2Info', info, path, `model ${String(provider.id)}/${id}`);
+  if (check) context.checkRecord('ModelV2Info', info, path, `model ${provider.id}/${id}`);
   return { info, ...(appears === undefined ? {} : { appears: context.after(appears) }) };
 }
 

@@ -18,6 +18,7 @@ import { LIMITS } from '../limits.js';
 import { askPermission, pendingRequests, replyPermission } from './ask.js';
 import { condition, format } from './format.js';
 import { readPermissions } from './read.js';
+import type { PermissionSection } from './section.generated.js';
 import type { PermissionReply, PermissionState, PermissionStatus } from './types.js';
 
 type Body = Record<string, unknown>;
@@ -55,7 +56,7 @@ function sessionExists(world: World, id: string): boolean {
 
 const STATES: readonly PermissionStatus[] = ['scheduled', 'pending', 'allowed', 'rejected'];
 
-export const permission: Kind = {
+export const permission: Kind<PermissionSection> = {
   name: 'permission',
   format,
   condition,

@@ -5,38 +5,30 @@
 import type { Path } from '../kind.js';
 import { createIds, createRandom } from '../../state/random.js';
 import { undeclared } from '../../text/closest.js';
-import { itemsOf } from '../answers.js';
-import type { Json, ReadContext } from '../kind.js';
-import type {
-  PermissionRequestDefinition,
-  PermissionRequestRecord,
-  PermissionsDefinition,
-  SavedPermission,
-} from './types.js';
+import type { ReadContext } from '../kind.js';
+import type { PermissionSection } from './section.generated.js';
+import type { PermissionRequestDefinition, PermissionsDefinition, SavedPermission } from './types.js';
 
-export function readPermissions(source: Json, context: ReadContext): PermissionsDefinition {
+export function readPermissions(source: PermissionSection, context: ReadContext): PermissionsDefinition {
   const sessions = context.declared('session');
-  const section = (source.permissions ?? {}) as Json;
-  const requests = itemsOf(section, 'requests').map((r, i): PermissionRequestDefinition => {
+  const section = source.permissions ?? {};
+  const requests = (section.requests ?? []).map((r, i): PermissionRequestDefinition => {
     const { appears, ...record } = r;
     const path: Path = ['permissions', 'requests', i];
-    const sessionID = String(record.sessionID);
+    const sessionID = record.sessionID;
     if (!sessions.has(sessionID))
       context.problem([...path, 'sessionID'], undeclared('session', sessionID, 'sessions', sessions));
-    context.checkRecord('PermissionV2Request', record, path, `permission request ${String(record.id)}`);
+    context.checkRecord('PermissionV2Request', record, path, `permission request ${record.id}`);
     return {
-      record: record as unknown as PermissionRequestRecord,
+      record,
       appears: appears === undefined ? context.start : context.after(appears),
     };
   });
-  const saved = itemsOf(section, 'saved').map((s, i): SavedPermission => {
-    const action = s.action as string;
-    const resource = s.resource as string;
+  const saved = (section.saved ?? []).map((s, i): SavedPermission => {
+    const { action, resource } = s;
     // Not from the scenario's id stream: a saved permission without an id must not shift the ids of the kinds after it.
-    const id =
-      (s.id as string | undefined) ??
-      createIds(createRandom(`${action}:${resource}:${i}`)).ascending('psv_', context.start);
-    return { id, ...(s.projectID === undefined ? {} : { projectID: s.projectID as string }), action, resource };
+    const id = s.id ?? createIds(createRandom(`${action}:${resource}:${i}`)).ascending('psv_', context.start);
+    return { id, ...(s.projectID === undefined ? {} : { projectID: s.projectID }), action, resource };
   });
   reportTwice(
     requests.map((r) => r.record.id),

@@ -14,8 +14,8 @@ export interface PermissionRequestRecord {
   id: string;
   sessionID: string;
   action: string;
-  resources: string[];
-  save?: string[];
+  resources: readonly string[];
+  save?: readonly string[];
   metadata?: Json;
   source?: PermissionSource;
 }

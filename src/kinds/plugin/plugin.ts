@@ -5,12 +5,13 @@
 import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
+import type { PluginSection } from './section.generated.js';
 
-export const plugin: Kind = {
+export const plugin: Kind<PluginSection> = {
   name: 'plugin',
   format,
 
-  read: (source) => ({ plugins: (source.plugins as string[] | undefined) ?? [] }),
+  read: (source) => ({ plugins: source.plugins ?? [] }),
 
   handlers: {
     'v2.plugin.list': (request, context) => {

@@ -16,7 +16,7 @@ import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { absoluteDirectory } from '../location.js';
 import { format } from './format.js';
-import type { ProjectCopyDefinition } from './types.js';
+import type { ProjectCopySection } from './section.generated.js';
 
 const ADJECTIVES = ['kind', 'quiet', 'brave', 'calm', 'bright', 'swift', 'gentle', 'bold'] as const;
 const NOUNS = ['harbor', 'river', 'otter', 'falcon', 'meadow', 'forest', 'comet', 'summit'] as const;
@@ -27,11 +27,11 @@ function slug(world: World, purpose: string): string {
   return `${random.pick(ADJECTIVES)}-${random.pick(NOUNS)}`;
 }
 
-export const projectCopy: Kind = {
+export const projectCopy: Kind<ProjectCopySection> = {
   name: 'project-copy',
   format,
 
-  read: (source) => ({ projectCopy: (source.projectCopy as ProjectCopyDefinition | undefined) ?? {} }),
+  read: (source) => ({ projectCopy: source.projectCopy ?? {} }),
 
   seed: (scenario) => {
     const copies = scenario.projectCopy.copies ?? [];

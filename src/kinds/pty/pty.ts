@@ -5,12 +5,13 @@
  */
 import { DEFAULTS } from '../../config.js';
 import { draft } from '../../state/events.js';
-import { changeState, itemsOf, reportDuplicates } from '../answers.js';
-import type { Json, Kind } from '../kind.js';
+import { changeState, reportDuplicates } from '../answers.js';
+import type { Kind } from '../kind.js';
 import { LIMITS } from '../limits.js';
 import { condition, format } from './format.js';
 import { FIRST_PID, handlers } from './handlers.js';
-import { freshTerminal, scriptFor, startingOutput, type TranscriptEntry } from './script.js';
+import { freshTerminal, scriptFor, startingOutput } from './script.js';
+import type { PtySection } from './section.generated.js';
 import type { PtyDefinition, PtyReply, PtyState, PtyStatus } from './types.js';
 
 const DEFAULT_COMMAND = '/bin/bash';
@@ -35,7 +36,7 @@ function startState(definition: PtyDefinition, extra: Partial<PtyState> = {}): P
 
 const STATES: readonly PtyStatus[] = ['running', 'exited'];
 
-export const pty: Kind = {
+export const pty: Kind<PtySection> = {
   name: 'pty',
   format,
   condition,
@@ -43,15 +44,15 @@ export const pty: Kind = {
   transitions: [['running', 'exited']],
 
   read(source, context) {
-    const ptys = itemsOf(source, 'ptys').map((p, i): PtyDefinition => {
-      const id = p.id as string;
-      const command = (p.command as string | undefined) ?? DEFAULT_COMMAND;
-      const args = (p.args as string[] | undefined) ?? ['-l'];
-      const cwd = (p.cwd as string | undefined) ?? context.project?.directory ?? DEFAULTS.projectDir;
+    const ptys = (source.ptys ?? []).map((p, i): PtyDefinition => {
+      const id = p.id;
+      const command = p.command ?? DEFAULT_COMMAND;
+      const args = p.args ?? ['-l'];
+      const cwd = p.cwd ?? context.project?.directory ?? DEFAULTS.projectDir;
       const exited = p.status === 'exited';
-      const exitCode = (p.exitCode as number | undefined) ?? 0;
-      const replies = ((p.replies as Json[] | undefined) ?? []).map((r, j): PtyReply => {
-        const match = r.match as string | undefined;
+      const exitCode = p.exitCode ?? 0;
+      const replies = (p.replies ?? []).map((r, j): PtyReply => {
+        const match = r.match;
         if (match !== undefined)
           try {
             new RegExp(match);
@@ -62,32 +63,32 @@ export const pty: Kind = {
             );
           }
         return {
-          ...(r.input === undefined ? {} : { input: r.input as string }),
+          ...(r.input === undefined ? {} : { input: r.input }),
           ...(match === undefined ? {} : { match }),
-          output: r.output as string,
-          exitCode: (r.exitCode as number | undefined) ?? 0,
+          output: r.output,
+          exitCode: r.exitCode ?? 0,
         };
       });
-      const script = scriptFor(command, args, { prompt: p.prompt as string | undefined, replies });
+      const script = scriptFor(command, args, { prompt: p.prompt, replies });
       const record = {
         id,
-        title: (p.title as string | undefined) ?? `Terminal ${id.slice(-4)}`,
+        title: p.title ?? `Terminal ${id.slice(-4)}`,
         command,
         args,
         cwd,
         status: exited ? 'exited' : 'running',
-        pid: (p.pid as number | undefined) ?? FIRST_PID + i,
+        pid: p.pid ?? FIRST_PID + i,
         ...(exited ? { exitCode } : {}),
       };
       context.checkRecord('PtySession', record, ['ptys', i], `pty ${id}`);
       const output = startingOutput(script, cwd, {
-        banner: p.banner as string | undefined,
-        transcript: p.transcript as string | TranscriptEntry[] | undefined,
+        banner: p.banner,
+        transcript: p.transcript,
         running: !exited,
       });
       return {
         record,
-        ...(p.directory === undefined ? {} : { directory: p.directory as string }),
+        ...(p.directory === undefined ? {} : { directory: p.directory }),
         script,
         output,
         ...(exited ? { exitCode } : {}),

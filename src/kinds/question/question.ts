@@ -14,6 +14,8 @@ import { LIMITS } from '../limits.js';
 import { pendingQuestions } from './ask.js';
 import { condition, format } from './format.js';
 import { readQuestions } from './read.js';
+import type { QuestionSection } from './section.generated.js';
+import type { Scenario } from '../../format/scenario-types.js';
 import type { QuestionRecord, QuestionState, QuestionStatus } from './types.js';
 
 /** Whether a session exists now: one the scenario creates later is unknown until then. */
@@ -31,7 +33,7 @@ function pendingOf(world: World, sessionID: string, requestID: string): Question
 
 const STATES: readonly QuestionStatus[] = ['scheduled', 'pending', 'replied', 'rejected'];
 
-export const question: Kind = {
+export const question: Kind<QuestionSection, Pick<Scenario, 'sessions'>> = {
   name: 'question',
   format,
   condition,

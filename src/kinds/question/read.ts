@@ -4,21 +4,25 @@
  */
 import type { Path } from '../kind.js';
 import { undeclared } from '../../text/closest.js';
-import { itemsOf, reportDuplicates } from '../answers.js';
-import type { Json, ReadContext } from '../kind.js';
+import type { Scenario } from '../../format/scenario-types.js';
+import { reportDuplicates } from '../answers.js';
+import type { ReadContext } from '../kind.js';
 import { generatedQuestions } from './generate.js';
-import type { QuestionDefinition, QuestionRecord } from './types.js';
+import type { QuestionSection } from './section.generated.js';
+import type { QuestionDefinition } from './types.js';
 
-export function readQuestions(source: Json, context: ReadContext): QuestionDefinition[] {
+/** Its own section, and the sessions that name questions as pending. */
+export type QuestionSource = QuestionSection & Pick<Scenario, 'sessions'>;
+
+export function readQuestions(source: QuestionSource, context: ReadContext): QuestionDefinition[] {
   const sessions = context.declared('session');
   const named = new Map<string, string>();
-  for (const s of itemsOf(source, 'sessions'))
-    for (const id of (s.questions as string[] | undefined) ?? []) if (!named.has(id)) named.set(id, s.id as string);
-  const written = itemsOf(source, 'questions').map((q, i): QuestionDefinition => {
+  for (const s of source.sessions ?? []) for (const id of s.questions ?? []) if (!named.has(id)) named.set(id, s.id);
+  const written = (source.questions ?? []).map((q, i): QuestionDefinition => {
     const { appears, ...record } = q;
     const path: Path = ['questions', i];
-    const id = String(record.id);
-    const sessionID = String(record.sessionID);
+    const id = record.id;
+    const sessionID = record.sessionID;
     if (!sessions.has(sessionID))
       context.problem([...path, 'sessionID'], undeclared('session', sessionID, 'sessions', sessions));
     const owner = named.get(id);
@@ -29,7 +33,7 @@ export function readQuestions(source: Json, context: ReadContext): QuestionDefin
       );
     context.checkRecord('QuestionV2Request', record, path, `question ${id}`);
     return {
-      record: record as unknown as QuestionRecord,
+      record,
       appears: appears === undefined ? context.start : context.after(appears),
     };
   });

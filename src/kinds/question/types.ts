@@ -8,7 +8,7 @@ export interface QuestionOption {
 export interface QuestionInfo {
   question: string;
   header: string;
-  options: QuestionOption[];
+  options: readonly QuestionOption[];
   multiple?: boolean;
   custom?: boolean;
 }
@@ -17,7 +17,7 @@ export interface QuestionInfo {
 export interface QuestionRecord {
   id: string;
   sessionID: string;
-  questions: QuestionInfo[];
+  questions: readonly QuestionInfo[];
   tool?: { messageID: string; callID: string };
 }
 

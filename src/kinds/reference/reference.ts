@@ -4,17 +4,18 @@
  */
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
-import { answered, itemsOf } from '../answers.js';
+import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { absoluteDirectory, within } from '../location.js';
 import { format } from './format.js';
+import type { ReferenceSection } from './section.generated.js';
 
-export const reference: Kind = {
+export const reference: Kind<ReferenceSection> = {
   name: 'reference',
   format,
 
   read(source, context) {
-    const references = itemsOf(source, 'references').map((r, i) => {
+    const references = (source.references ?? []).map((r, i) => {
       context.checkRecord('Reference', r, ['references', i], 'reference');
       return r;
     });

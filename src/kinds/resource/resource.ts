@@ -3,16 +3,17 @@
  * and `:` escaped so no key is ambiguous, as the real server keys them.
  */
 import { jsonAnswer } from '../../exchange/exchange.js';
-import { answered, itemsOf } from '../answers.js';
+import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { format } from './format.js';
+import type { ResourceSection } from './section.generated.js';
 
-export const resource: Kind = {
+export const resource: Kind<ResourceSection> = {
   name: 'resource',
   format,
 
   read(source, context) {
-    const resources = itemsOf(source, 'resources').map((r, i) => {
+    const resources = (source.resources ?? []).map((r, i) => {
       context.checkRecord('McpResource', r, ['resources', i], `resource ${String(r.uri)}`);
       return r as Record<string, unknown> & { uri: string; client: string };
     });

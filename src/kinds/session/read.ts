@@ -5,27 +5,32 @@
 import { parseDuration } from '../../duration.js';
 import type { Path } from '../kind.js';
 import { undeclared } from '../../text/closest.js';
-import { itemsOf, reportDuplicates } from '../answers.js';
-import type { Json, ReadContext } from '../kind.js';
+import type { Scenario, ScenarioTurn, ScenarioTurnStep } from '../../format/scenario-types.js';
+import { reportDuplicates } from '../answers.js';
+import type { ReadContext } from '../kind.js';
 import { generateMessages } from './generate-messages.js';
 import { realTools, type ToolSchema } from './real-tools.js';
+import type { SessionSection } from './section.generated.js';
 import { toolInputProblems } from './tool-input.js';
 import type { MessageRecord, SessionDefinition, TurnScript, TurnStep, Window } from './types.js';
 
 /** Gap between consecutive messages that carry no `at`, so a history reads like a working session. */
 const MESSAGE_SPACING = 45_000;
 
-export function readSessions(source: Json, context: ReadContext): SessionDefinition[] {
+/** What reading sessions reads of other kinds' sections: the tools a scenario declares as its own. */
+export type SessionReads = Pick<Scenario, 'tools'>;
+
+export function readSessions(source: SessionSection & SessionReads, context: ReadContext): SessionDefinition[] {
   const { start, random, ids } = context;
-  const sessions = itemsOf(source, 'sessions').map((s, i): SessionDefinition => {
-    const scripted = (s.messages as Json[] | undefined) ?? [];
-    const generated = generateMessages(random, ((s.generate as Json | undefined)?.count as number | undefined) ?? 0);
+  const sessions = (source.sessions ?? []).map((s, i): SessionDefinition => {
+    const scripted = s.messages ?? [];
+    const generated = generateMessages(random, s.generate?.count ?? 0);
     const all = [...scripted, ...generated];
     const messages = all.map((m, j): MessageRecord => {
       const { at: when, ...body } = m;
       const created = when === undefined ? start - (all.length - j) * MESSAGE_SPACING : context.after(when);
       const record = {
-        id: (m.id as string | undefined) ?? ids.ascending('msg_', created),
+        id: m.id ?? ids.ascending('msg_', created),
         time: { created },
         ...body,
       } as MessageRecord;
@@ -36,18 +41,17 @@ export function readSessions(source: Json, context: ReadContext): SessionDefinit
       return record;
     });
     return {
-      id: s.id as string,
-      title: s.title as string | undefined,
+      id: s.id,
+      title: s.title,
       appears: s.appears === undefined ? start : context.after(s.appears),
-      busy: ((s.busy as Json[] | undefined) ?? []).map((w): Window => ({
+      busy: (s.busy ?? []).map((w): Window => ({
         from: context.after(w.from),
         until: w.until === undefined ? undefined : context.after(w.until),
       })),
-      busyAfterSynthetic:
-        s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic as string | number),
+      busyAfterSynthetic: s.busyAfterSynthetic === undefined ? undefined : parseDuration(s.busyAfterSynthetic),
       messages: [...messages].sort((a, b) => a.time.created - b.time.created),
-      revert: s.revert as SessionDefinition['revert'],
-      questions: (s.questions as string[] | undefined) ?? [],
+      revert: s.revert,
+      questions: s.questions ?? [],
       turns: [],
     };
   });
@@ -60,10 +64,10 @@ export function readSessions(source: Json, context: ReadContext): SessionDefinit
   );
   // A tool the scenario declares under tools: is its own, whatever its name: only the real ones are held to
   // the real schemas.
-  const declaredTools = new Set(itemsOf(source, 'tools').map((t) => t.id));
+  const declaredTools = new Set((source.tools ?? []).map((t) => t.id));
   const toolSchemas = new Map([...realTools()].filter(([name]) => !declaredTools.has(name)));
   const turns = readTurns(
-    itemsOf(source, 'turns'),
+    source.turns ?? [],
     (path, message, atKey) => context.problem(path, message, { atKey }),
     toolSchemas,
   );
@@ -77,16 +81,16 @@ export function readSessions(source: Json, context: ReadContext): SessionDefinit
 /** The kinds of turn step, each the field that names it; a step has exactly one. */
 const STEP_KINDS = ['reasoning', 'text', 'tool', 'fail', 'retry'] as const;
 /** Options and the kinds they apply to (`after` applies to all). */
-const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
-  chunk: ['reasoning', 'text', 'tool'],
-  every: ['reasoning', 'text', 'tool'],
-  input: ['tool'],
-  result: ['tool'],
-  error: ['tool'],
-  structured: ['tool'],
-  ask: ['tool'],
-  takes: ['tool'],
-};
+const STEP_OPTIONS: ReadonlyArray<readonly [keyof ScenarioTurnStep, ReadonlyArray<TurnStep['kind']>]> = [
+  ['chunk', ['reasoning', 'text', 'tool']],
+  ['every', ['reasoning', 'text', 'tool']],
+  ['input', ['tool']],
+  ['result', ['tool']],
+  ['error', ['tool']],
+  ['structured', ['tool']],
+  ['ask', ['tool']],
+  ['takes', ['tool']],
+];
 
 /**
  * `turns:` as scripts per session, in the order written. The format has already checked each field's type;
@@ -95,13 +99,13 @@ const STEP_OPTIONS: Record<string, ReadonlyArray<TurnStep['kind']>> = {
  * input the real tool would refuse (the real runtime would answer the model an error, not run the tool).
  */
 function readTurns(
-  raw: Json[],
+  raw: readonly ScenarioTurn[],
   report: (path: Path, message: string, atKey: boolean) => void,
   toolSchemas: ReadonlyMap<string, ToolSchema>,
 ): Array<{ session: string; script: TurnScript }> {
-  const duration = (value: unknown) => (value === undefined ? undefined : parseDuration(value as string | number));
+  const duration = (value: string | number | undefined) => (value === undefined ? undefined : parseDuration(value));
   return raw.map((turn, i) => {
-    const rawSteps = turn.steps as Json[];
+    const rawSteps = turn.steps;
     const steps = rawSteps.map((step, j): TurnStep => {
       const path: Path = ['turns', i, 'steps', j];
       const kinds = STEP_KINDS.filter((k) => step[k] !== undefined);
@@ -114,7 +118,7 @@ function readTurns(
             : `a step needs one of ${STEP_KINDS.join(', ')}`,
           false,
         );
-      for (const [option, fits] of Object.entries(STEP_OPTIONS)) {
+      for (const [option, fits] of STEP_OPTIONS) {
         if (step[option] !== undefined && kinds.length === 1 && !fits.includes(kind))
           report([...path, option], `${option} does not apply to a ${kind} step`, true);
       }
@@ -129,44 +133,47 @@ function readTurns(
       if (kind === 'retry' && j === rawSteps.length - 1)
         report(path, 'a retry needs the steps of the retried attempt after it', false);
       const after = duration(step.after);
+      // A step's kind is the field it has, so that field is there; only a step of no kind (reported above, so
+      // its definition is never used) reads as an empty text.
       switch (kind) {
         case 'reasoning':
         case 'text':
           return {
             kind,
-            text: step[kind] as string,
+            text: step[kind] ?? '',
             after,
-            chunk: step.chunk as number | undefined,
+            chunk: step.chunk,
             every: duration(step.every),
           };
         case 'tool': {
-          const schema = toolSchemas.get(step.tool as string);
+          const tool = step.tool ?? '';
+          const schema = toolSchemas.get(tool);
           if (schema)
-            for (const p of toolInputProblems(step.tool as string, step.input ?? {}, schema))
+            for (const p of toolInputProblems(tool, step.input ?? {}, schema))
               report([...path, 'input', ...p.path], p.message, p.atKey);
           return {
             kind,
-            tool: step.tool as string,
-            input: (step.input as Json | undefined) ?? {},
-            result: step.result as string | undefined,
-            error: step.error as string | undefined,
-            structured: step.structured as Json | undefined,
+            tool,
+            input: step.input ?? {},
+            result: step.result,
+            error: step.error,
+            structured: step.structured,
             ...(step.ask === true ? { ask: true } : {}),
             takes: duration(step.takes),
             after,
-            chunk: step.chunk as number | undefined,
+            chunk: step.chunk,
             every: duration(step.every),
           };
         }
         case 'fail':
-          return { kind, message: step.fail as string, after };
+          return { kind, message: step.fail ?? '', after };
         case 'retry': {
-          const retry = typeof step.retry === 'string' ? { message: step.retry } : (step.retry as Json);
+          const retry = typeof step.retry === 'string' ? { message: step.retry } : (step.retry ?? { message: '' });
           return {
             kind,
-            message: retry.message as string,
-            statusCode: retry.statusCode as number | undefined,
-            attempt: retry.attempt as number | undefined,
+            message: retry.message,
+            statusCode: 'statusCode' in retry ? retry.statusCode : undefined,
+            attempt: 'attempt' in retry ? retry.attempt : undefined,
             wait: duration(retry.wait),
             after,
             ...(retry.cut === true ? { cut: true } : {}),
@@ -175,7 +182,7 @@ function readTurns(
       }
     });
     const script: TurnScript =
-      turn.prompt === undefined ? { steps, order: i } : { steps, order: i, prompt: turn.prompt as string };
-    return { session: turn.session as string, script };
+      turn.prompt === undefined ? { steps, order: i } : { steps, order: i, prompt: turn.prompt };
+    return { session: turn.session, script };
   });
 }

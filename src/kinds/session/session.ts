@@ -11,16 +11,17 @@ import type { World } from '../../state/world.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { HandlerContext, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import type { SessionSection } from './section.generated.js';
 import { lifecycleHandlers } from './lifecycle.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
 import { pageMessages, type PageQuery } from './message-page.js';
 import { sessionPublication } from './publication.js';
-import { readSessions } from './read.js';
+import { readSessions, type SessionReads } from './read.js';
 import { inBusyWindow } from './state.js';
 import { turnAppliers } from './turn-appliers.js';
 import { admitPrompt, answersIn, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turn-events.js';
-import type { MessageRecord, RevertFile, SessionState, SessionStatus, TurnMatch } from './types.js';
+import type { MessageRecord, RevertFile, SessionState, SessionStatus } from './types.js';
 
 type Body = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ function append(world: World, sessionID: string, message: MessageRecord): void {
 
 const STATES: readonly SessionStatus[] = ['scheduled', 'busy', 'idle'];
 
-export const session: Kind = {
+export const session: Kind<SessionSection, SessionReads> = {
   name: 'session',
   format,
   condition,
@@ -50,7 +51,7 @@ export const session: Kind = {
 
   read: (source, context) => ({
     sessions: readSessions(source, context),
-    turnMatch: ((source.scriptedModel as { match?: TurnMatch } | undefined)?.match ?? 'order') as TurnMatch,
+    turnMatch: source.scriptedModel?.match ?? 'order',
   }),
 
   ids: (scenario) => scenario.sessions.map((s) => s.id),

@@ -96,7 +96,7 @@ export interface SessionDefinition {
   /** Scripted turns, played in order by synthetic messages with resume; generated turns follow. */
   readonly turns: readonly TurnScript[];
   readonly messages: readonly MessageRecord[];
-  readonly revert?: { snapshot?: string; files?: RevertFile[] };
+  readonly revert?: { snapshot?: string; files?: readonly RevertFile[] };
   readonly questions: readonly string[];
   /** Where it runs, for a session a client created elsewhere than the project directory. */
   readonly location?: SessionLocation;
@@ -114,7 +114,7 @@ export interface SessionLocation {
 export interface StagedRevert {
   messageID: string;
   snapshot: string;
-  files: RevertFile[];
+  files: readonly RevertFile[];
 }
 
 export interface ModelRef {
@@ -365,7 +365,7 @@ declare module '../../state/events.js' {
     'session.next.revert.staged': {
       timestamp: number;
       sessionID: string;
-      revert: { messageID: string; snapshot: string; files: unknown[] };
+      revert: { messageID: string; snapshot: string; files: readonly unknown[] };
     };
     /** sim: the real server announces the removal to the model, not on the stream. */
     'session.instructions.entry.removed': { sessionID: string; key: string };

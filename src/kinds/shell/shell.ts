@@ -7,9 +7,10 @@ import { parseDuration } from '../../duration.js';
 import { ShellNotFoundError } from '../../errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
-import { answered, changeState, itemsOf, locationAnswer, reportDuplicates } from '../answers.js';
+import { answered, changeState, locationAnswer, reportDuplicates } from '../answers.js';
 import type { Json, Kind } from '../kind.js';
 import { condition, format } from './format.js';
+import type { ShellSection } from './section.generated.js';
 import type { ShellDefinition, ShellState, ShellStatus } from './types.js';
 
 /** The command as the API shows it (`ShellCommand`); a command with no `cwd` runs in the project directory. */
@@ -55,7 +56,7 @@ function seedShell(definition: ShellDefinition, start: number): ShellState {
 
 const STATES: readonly ShellStatus[] = ['scheduled', 'running', 'exited', 'timeout'];
 
-export const shell: Kind = {
+export const shell: Kind<ShellSection> = {
   name: 'shell',
   format,
   condition,
@@ -67,25 +68,23 @@ export const shell: Kind = {
   ],
 
   read(source, context) {
-    const shells = itemsOf(source, 'shells').map((sh, i): ShellDefinition => {
-      const timeout = sh.timeout as number | undefined;
-      const completes = sh.completes as Json | undefined;
+    const shells = (source.shells ?? []).map((sh, i): ShellDefinition => {
+      const timeout = sh.timeout;
+      const completes = sh.completes;
       const started = sh.starts === undefined ? context.start : context.instant(sh.starts, ['shells', i, 'starts']);
       // A command's times are its own: its timeout and completion count from when it starts.
-      const after = (value: unknown) => started + (parseDuration(value as string | number) ?? 0);
+      const after = (value: string | number) => started + (parseDuration(value) ?? 0);
       return {
-        id: sh.id as string,
-        command: sh.command as string,
-        cwd: sh.cwd as string | undefined,
-        shell: (sh.shell as string | undefined) ?? '/bin/bash',
-        pid: (sh.pid as number | undefined) ?? 4100 + i,
-        file: sh.file as string | undefined,
-        metadata: sh.metadata as Json | undefined,
+        id: sh.id,
+        command: sh.command,
+        cwd: sh.cwd,
+        shell: sh.shell ?? '/bin/bash',
+        pid: sh.pid ?? 4100 + i,
+        file: sh.file,
+        metadata: sh.metadata,
         started,
         deadline: timeout ? started + timeout : undefined,
-        completes: completes
-          ? { at: after(completes.after), exit: (completes.exit as number | undefined) ?? 0 }
-          : undefined,
+        completes: completes ? { at: after(completes.after), exit: completes.exit ?? 0 } : undefined,
       };
     });
     reportDuplicates(

@@ -1,16 +1,17 @@
 /** The skills (`GET /api/skill`): the scenario's, or the real server's built-in one. */
-import { answered, itemsOf, locationAnswer } from '../answers.js';
+import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_SKILLS } from './defaults.js';
 import { format } from './format.js';
+import type { SkillSection } from './section.generated.js';
 
-export const skill: Kind = {
+export const skill: Kind<SkillSection> = {
   name: 'skill',
   format,
 
   read(source, context) {
     if (source.skills === undefined) return {};
-    const skills = itemsOf(source, 'skills');
+    const skills = source.skills;
     const seen = new Set<unknown>();
     skills.forEach((s, i) => {
       context.checkRecord('SkillV2Info', s, ['skills', i], `skill ${String(s.name)}`);

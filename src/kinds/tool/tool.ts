@@ -4,21 +4,22 @@
  * real server, a provider or model it does not know gets the tools any model gets.
  */
 import { jsonAnswer } from '../../exchange/exchange.js';
-import { answered, itemsOf } from '../answers.js';
+import { answered } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { DEFAULT_TOOLS } from './defaults.js';
 import { format } from './format.js';
+import type { ToolSection } from './section.generated.js';
 import type { ToolDefinition } from './types.js';
 
-export const tool: Kind = {
+export const tool: Kind<ToolSection> = {
   name: 'tool',
   format,
 
   read(source, context) {
     if (source.tools === undefined) return {};
     const seen = new Set<string>();
-    const tools = itemsOf(source, 'tools').map((raw, i) => {
-      const definition = { description: '', parameters: { type: 'object', properties: {} }, ...raw } as ToolDefinition;
+    const tools = source.tools.map((raw, i) => {
+      const definition: ToolDefinition = { description: '', parameters: { type: 'object', properties: {} }, ...raw };
       if (seen.has(definition.id)) context.problem(['tools', i, 'id'], `tool ${definition.id} is declared twice`);
       seen.add(definition.id);
       return definition;

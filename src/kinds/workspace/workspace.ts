@@ -9,13 +9,14 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import type { ProjectContext } from '../../openapi/location.js';
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
-import { answered, itemsOf, NO_CONTENT, reportDuplicates } from '../answers.js';
+import { answered, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { freeWorktreeName, seededSlug, worktreeDirectory } from '../worktree/names.js';
 import { format } from './format.js';
+import type { WorkspaceSection } from './section.generated.js';
 import { warpPublication } from './warp.js';
-import type { WorkspaceDefinition, WorkspaceStatus } from './types.js';
+import type { WorkspaceDefinition } from './types.js';
 
 export const ADAPTERS = [{ type: 'worktree', name: 'Worktree', description: 'Create a git worktree' }] as const;
 
@@ -50,22 +51,22 @@ function registered(info: WorkspaceDefinition): EventDraft[] {
 
 const byId = (a: WorkspaceDefinition, b: WorkspaceDefinition) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export const workspace: Kind = {
+export const workspace: Kind<WorkspaceSection> = {
   name: 'workspace',
   format,
 
   read(source, context) {
-    const workspaces = itemsOf(source, 'workspaces').map((w, i): WorkspaceDefinition => {
-      const id = w.id as string;
+    const workspaces = (source.workspaces ?? []).map((w, i): WorkspaceDefinition => {
+      const id = w.id;
       return {
         id,
-        type: (w.type as string | undefined) ?? 'worktree',
-        name: (w.name as string | undefined) ?? seededSlug(`workspace:${id}`),
-        branch: (w.branch as string | null | undefined) ?? null,
-        ...(w.directory === undefined ? {} : { directory: w.directory as string | null }),
+        type: w.type ?? 'worktree',
+        name: w.name ?? seededSlug(`workspace:${id}`),
+        branch: w.branch ?? null,
+        ...(w.directory === undefined ? {} : { directory: w.directory }),
         extra: w.extra ?? null,
         timeUsed: w.used === undefined ? context.start : context.instant(w.used, ['workspaces', i, 'used']),
-        status: (w.status as WorkspaceStatus | undefined) ?? 'connected',
+        status: w.status ?? 'connected',
       };
     });
     reportDuplicates(

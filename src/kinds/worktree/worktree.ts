@@ -9,10 +9,11 @@ import { jsonAnswer } from '../../exchange/exchange.js';
 import type { ProjectContext } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
-import { answered, itemsOf, reportDuplicates } from '../answers.js';
+import { answered, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { format } from './format.js';
+import type { WorktreeSection } from './section.generated.js';
 import { freeWorktreeName, worktreeDirectory, worktreeRoot } from './names.js';
 import type { WorktreeDefinition } from './types.js';
 
@@ -22,12 +23,12 @@ export function worktreeAt(world: World, project: ProjectContext, directory: str
   return [...world.worktrees.values()].find((w) => worktreeDirectory(project, w) === wanted);
 }
 
-export const worktree: Kind = {
+export const worktree: Kind<WorktreeSection> = {
   name: 'worktree',
   format,
 
   read(source, context) {
-    const worktrees = itemsOf(source, 'worktrees').map((w) => w as unknown as WorktreeDefinition);
+    const worktrees: readonly WorktreeDefinition[] = source.worktrees ?? [];
     reportDuplicates(
       worktrees.map((w) => w.name),
       'worktrees',

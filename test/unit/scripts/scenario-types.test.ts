@@ -7,7 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { emitTypes, generate, typeName, TYPES_FILE } from '../../../scripts/scenario-types.mjs';
+import {
+  emitSection,
+  emitTypes,
+  generate,
+  generateSections,
+  sectionName,
+  typeName,
+  TYPES_FILE,
+} from '../../../scripts/scenario-types.mjs';
+import { KINDS } from '../../../src/kinds/registry.js';
 
 const SCRIPT = new URL('../../../scripts/scenario-types.mjs', import.meta.url).pathname;
 
@@ -171,5 +180,27 @@ describe('src/format/scenario-types.ts', () => {
     const run = spawnSync(process.execPath, [SCRIPT, '--check'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+  });
+});
+
+describe("a kind's section.generated.ts", () => {
+  it('names its own sections as the schema types them, importing the definitions they refer to', () => {
+    const schema = {
+      properties: { lamps: { type: 'array', items: { $ref: '#/$defs/lamp' } }, other: { type: 'string' } },
+      $defs: { lamp: { type: 'object', properties: { id: { type: 'string' } } } },
+    };
+    const text = emitSection({ name: 'lamp-post', format: { properties: { lamps: {} } } }, schema);
+    expect(sectionName('lamp-post')).toBe('LampPostSection');
+    expect(text).toMatch(/^import type \{ ScenarioLamp \} from '..\/..\/format\/scenario-types.js';$/m);
+    expect(text.replace(/\s+/g, ' ')).toMatch(
+      /export type LampPostSection = \{ lamps\?: readonly ScenarioLamp\[\]; \};/,
+    );
+    expect(text).not.toMatch(/other/);
+  });
+
+  it('is, for every kind with a format, what the schema makes (npm run types writes them)', async () => {
+    const files = await generateSections(KINDS.list);
+    expect(files.size).toBe(KINDS.list.filter((k) => k.format).length);
+    for (const [file, text] of files) expect(readFileSync(file, 'utf8'), file).toBe(text);
   });
 });
