@@ -8,7 +8,7 @@ import { describeDiff, diffSpecs, isIdentical, summary } from '../openapi/spec-d
 import { readYaml } from '../text/read-yaml.js';
 import { UsageError } from './usage-error.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 export async function specDiffCommand(older: string, newer: string, json: boolean): Promise<number> {
   const diff = diffSpecs(await readDocument(older), await readDocument(newer));
@@ -18,7 +18,7 @@ export async function specDiffCommand(older: string, newer: string, json: boolea
   return isIdentical(diff) ? 0 : 1;
 }
 
-async function readDocument(file: string): Promise<Json> {
+async function readDocument(file: string): Promise<JsonObject> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -36,8 +36,8 @@ async function readDocument(file: string): Promise<Json> {
     // Each problem already says what it is (`YAML: …`): a syntax error, or aliases expanding past the bound.
     throw new UsageError(`${file} cannot be read: ${(error as Error).message.split('\n')[0]}`, 'spec-diff');
   }
-  const paths = (document as Json | null)?.paths;
+  const paths = (document as JsonObject | null)?.paths;
   if (typeof paths !== 'object' || paths === null)
     throw new UsageError(`${file} is not an OpenAPI document: it has no paths.`, 'spec-diff');
-  return document as Json;
+  return document as JsonObject;
 }

@@ -4,14 +4,14 @@
  * on one line so a long listing stays readable.
  */
 import { Document, isMap, isScalar, isSeq, visit, type Node } from 'yaml';
-import { provenance, SECTIONS, type Draft, type Json } from './parts.js';
+import { provenance, SECTIONS, type Inference, type JsonObject } from './parts.js';
 
-export function emitScenario(scenario: Json, draft: Draft, header: string[]): string {
+export function emitScenario(scenario: JsonObject, inference: Inference, header: string[]): string {
   // A rule may answer with records the world also holds: written out each time, never as YAML aliases (*a1).
   const doc = new Document(scenario, { aliasDuplicateObjects: false });
   doc.commentBefore = header.map((line) => ` ${line}`).join('\n');
   for (const section of SECTIONS) {
-    const parts = draft[section] ?? [];
+    const parts = inference[section] ?? [];
     if (!parts[0] || !(section in scenario)) continue;
     const texts = parts.map(provenance);
     // A whole section, and parts read from the same interactions (every integration of one listing), say

@@ -6,22 +6,22 @@
  * is left to scenario-from, which holds the result against the recording and scripts the rest as rules.
  */
 import { KINDS } from '../kinds/registry.js';
-import { emptyDraft, isObject, SECTIONS, type Draft, type Json, type Part } from './parts.js';
+import { emptyInference, isObject, SECTIONS, type Inference, type JsonObject, type Part } from './parts.js';
 import type { Timeline } from './timeline.js';
 
-export async function inferDraft(timeline: Timeline): Promise<Draft> {
-  const draft = emptyDraft();
+export async function inferScenario(timeline: Timeline): Promise<Inference> {
+  const inference = emptyInference();
   const project = projectOf(timeline);
-  if (project) draft.project.push(project);
+  if (project) inference.project.push(project);
   for (const kind of KINDS.list) {
     const infer = await kind.infer?.();
-    for (const [section, parts] of Object.entries(infer?.(timeline, draft) ?? {})) {
-      const into = draft[section];
+    for (const [section, parts] of Object.entries(infer?.(timeline, inference) ?? {})) {
+      const into = inference[section];
       if (!into) throw new Error(`kind ${kind.name} inferred "${section}", which is not a section of the scenario`);
       into.push(...parts);
     }
   }
-  return draft;
+  return inference;
 }
 
 /** The project: `location.project` of an answer about the project itself. */
@@ -37,14 +37,19 @@ function projectOf(timeline: Timeline): Part | undefined {
   return undefined;
 }
 
-/** The draft as a scenario object, in the format's order. */
-export function scenarioOf(draft: Draft, name: string, origin: number, extra: { description?: string } = {}): Json {
-  const scenario: Json = { name };
+/** The inference as a scenario object, in the format's order. */
+export function scenarioOf(
+  inference: Inference,
+  name: string,
+  origin: number,
+  extra: { description?: string } = {},
+): JsonObject {
+  const scenario: JsonObject = { name };
   if (extra.description) scenario.description = extra.description;
   scenario.seed = name;
   scenario.start = new Date(origin).toISOString();
   for (const section of SECTIONS) {
-    const parts = draft[section] ?? [];
+    const parts = inference[section] ?? [];
     const [first] = parts;
     if (!first) continue;
     scenario[section] = first.whole ? first.value : parts.map((p) => p.value);

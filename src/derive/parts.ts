@@ -1,9 +1,9 @@
 /**
  * What inference produces: the parts of a scenario, each with the interactions (and events) it came from, so
  * the written YAML can say where every part came from. The parts and the helpers the kinds' inference shares
- * live in src/kinds/draft.ts; the sections are the scenario's own around the kinds' in the registry's order.
+ * live in src/kinds/inference.ts; the sections are the scenario's own around the kinds' in the registry's order.
  */
-import { formatDuration, type Draft, type Part } from '../kinds/draft.js';
+import { formatDuration, type Inference, type Part } from '../kinds/inference.js';
 import { KINDS } from '../kinds/registry.js';
 import { describeStep } from './timeline.js';
 
@@ -15,10 +15,10 @@ export {
   isObject,
   tagOf,
   trusted,
-  type Draft,
-  type Json,
+  type Inference,
+  type JsonObject,
   type Part,
-} from '../kinds/draft.js';
+} from '../kinds/inference.js';
 
 /** Scenario sections in the order the format documents them; each holds parts (one per item, or one whole). */
 export const SECTIONS: readonly string[] = [
@@ -27,8 +27,8 @@ export const SECTIONS: readonly string[] = [
   'rules',
 ];
 
-export function emptyDraft(): Draft {
-  return Object.fromEntries(SECTIONS.map((s) => [s, []])) as unknown as Draft;
+export function emptyInference(): Inference {
+  return Object.fromEntries(SECTIONS.map((s) => [s, []])) as unknown as Inference;
 }
 
 /** `from #3 POST /api/session, #5 GET …` (at most a handful, then a count), for a YAML comment. */

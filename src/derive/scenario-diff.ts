@@ -52,7 +52,7 @@ export async function scenarioDiff(
   timeline: Timeline,
   options: DiffOptions = {},
 ): Promise<DiffReport> {
-  // A draft inference built is not typed as the format: the simulator checks it as it loads it.
+  // A inference inference built is not typed as the format: the simulator checks it as it loads it.
   const given = scenario as string | Scenario;
   const sim = await startSimulator({ scenario: given, ...(options.seed ? { seed: options.seed } : {}) });
   try {

@@ -7,7 +7,7 @@ import { checkAnswer } from '../openapi/answer-check.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { findOperation } from '../openapi/router.js';
 import type { Interaction, ParsedRecording } from '../recordings/format.js';
-import type { Step, TimedEvent, Timeline } from '../kinds/draft.js';
+import type { Step, TimedEvent, Timeline } from '../kinds/inference.js';
 
 // Declared beside the kinds' inference, which reads them without loading derive.
 export type { Step, TimedEvent, Timeline };

@@ -5,10 +5,10 @@
  */
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
 import type { World, WorldSnapshot } from '../state/world.js';
-import type { Appliers, Handlers, Json, Kind, Publication, Schedule, Surroundings } from './kind.js';
+import type { Appliers, Handlers, JsonObject, Kind, Publication, Schedule, Surroundings } from './kind.js';
 
-type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: Json };
-type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string; data: Json }>;
+type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: JsonObject };
+type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string; data: JsonObject }>;
 
 export interface KindCatalog {
   readonly list: readonly Kind[];
@@ -26,7 +26,7 @@ export interface KindCatalog {
   readonly reshape: ReadonlyMap<string, Reshape>;
   readonly follow: ReadonlyMap<string, Follow>;
   /** The durable aggregate a published event belongs to, if any kind says it has one. */
-  aggregate(type: string, data: Json): string | undefined;
+  aggregate(type: string, data: JsonObject): string | undefined;
   /** Sequence numbers per aggregate that a new world starts with. */
   sequences(world: World): Array<[string, number]>;
   /** The durable events a new world's history stands for, per aggregate. */
@@ -35,7 +35,7 @@ export interface KindCatalog {
     aggregate: string,
     count: number,
     around: Surroundings,
-  ): Array<{ type: string; data: Json; time: number }>;
+  ): Array<{ type: string; data: JsonObject; time: number }>;
   /** A resource's state now; undefined for a kind without states or an id the world does not have. */
   stateOf(world: World, kind: string, id: string): string | undefined;
   /** Every resource and its state now, kind by kind. */

@@ -16,10 +16,10 @@ import type { DomainEvent, EventDraft, EventType } from '../state/events.js';
 import type { IdFactory, Random } from '../state/random.js';
 import type { World, WorldSnapshot, WorldTables } from '../state/world.js';
 import type { Applier, Appliers, Schedule } from '../state/engine-kinds.js';
-import type { Timeline as RecordedTimeline } from './draft.js';
-import type { DraftSoFar, Inferred, Json } from './draft.js';
+import type { Timeline as RecordedTimeline } from './inference.js';
+import type { InferenceSoFar, Inferred, JsonObject } from './inference.js';
 
-export type { Json };
+export type { JsonObject };
 // Declared with the engine, which calls them without knowing the kinds.
 export type { Applier, Appliers, Schedule };
 
@@ -95,17 +95,20 @@ export interface Publication {
   simOnly?: readonly string[];
   /** Where the domain event's data is not the client's: the type and data published instead. */
   reshape?: {
-    [T in EventType]?: (event: Extract<DomainEvent, { type: T }>, around: Surroundings) => { type: string; data: Json };
+    [T in EventType]?: (
+      event: Extract<DomainEvent, { type: T }>,
+      around: Surroundings,
+    ) => { type: string; data: JsonObject };
   };
   /** Announcements that follow an event, derived from the world as it left it (`session.updated` after a turn). */
   follow?: {
     [T in EventType]?: (
       event: Extract<DomainEvent, { type: T }>,
       around: Surroundings,
-    ) => Array<{ type: string; data: Json }>;
+    ) => Array<{ type: string; data: JsonObject }>;
   };
   /** The durable aggregate a published event belongs to, whose events are numbered (`durable.seq`). */
-  aggregate?(type: string, data: Json): string | undefined;
+  aggregate?(type: string, data: JsonObject): string | undefined;
   /** The last sequence number of each aggregate a new world starts with (its history counts as published). */
   sequences?(world: World): Iterable<[string, number]>;
   /**
@@ -117,11 +120,11 @@ export interface Publication {
     aggregate: string,
     count: number,
     around: Surroundings,
-  ): Array<{ type: string; data: Json; time: number }> | undefined;
+  ): Array<{ type: string; data: JsonObject; time: number }> | undefined;
 }
 
 /** What a recording shows of a kind (`Kind.infer`). */
-export type Infer = (recording: RecordedTimeline, draft: DraftSoFar) => Inferred;
+export type Infer = (recording: RecordedTimeline, inference: InferenceSoFar) => Inferred;
 
 /**
  * `Section` is the type of the sections its format declares (`./section.generated.ts` in its folder, which
@@ -129,7 +132,7 @@ export type Infer = (recording: RecordedTimeline, draft: DraftSoFar) => Inferred
  * must declare every section the type names. `Reads` is what `read()` also reads of other kinds' sections
  * (a question's sessions), as `Scenario` types them.
  */
-export interface Kind<Section extends object = Json, Reads = unknown> {
+export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
   readonly name: string;
   /** Its part of the scenario format (JSON Schema): properties of a scenario, and definitions they refer to. */
@@ -139,7 +142,7 @@ export interface Kind<Section extends object = Json, Reads = unknown> {
   };
   /**
    * Its sections of a scenario the format has checked, as definitions (plain JSON data: they are cached).
-   * The scenario loader holds every kind as a `Kind` of plain `Json` and passes it the whole checked scenario.
+   * The scenario loader holds every kind as a `Kind` of plain `JsonObject` and passes it the whole checked scenario.
    */
   read?(source: Section & Reads, context: ReadContext): Partial<ScenarioSections>;
   /** The ids of its resources a scenario declares (what rules' `when.state` and other kinds may name). */

@@ -19,14 +19,14 @@ const SPEC_ID = 'spec';
 const JSON_MEDIA = 'application/json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 export interface ParameterDefinition {
   name: string;
   in: 'path' | 'query';
   required: boolean;
   deepObject: boolean;
-  schema: Json;
+  schema: JsonObject;
   /** The schema's own `type` where it names one (`number`): how a query value's text is read. */
   type?: string;
 }
@@ -63,7 +63,7 @@ export interface OperationDefinition {
 }
 
 export interface SpecIndex {
-  document: Json;
+  document: JsonObject;
   /** Checks a value against a component schema (`SessionMessage`, `FormRequest`, …). */
   checkComponent(name: string, value: unknown): Diagnostic[];
   /** sha256 of the document text: recordings and journals name the spec they were made against. */
@@ -83,24 +83,24 @@ export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
   const hash = createHash('sha256').update(text).digest('hex');
   // The YAML parser is only needed when the cache is cold, and loaded then (JSON is YAML, so a server's `/doc`
   // loads the same way). A spec is a user's file like any other: its aliases are bounded.
-  const document = await cachedJson('spec', hash, async () => readYaml(text).value as Json);
+  const document = await cachedJson('spec', hash, async () => readYaml(text).value as JsonObject);
   return indexSpec(document, hash);
 }
 
 /** The index of a document already parsed (`startSimulator({ spec: object })`); the document is copied. */
-export function specFromDocument(document: Json): SpecIndex {
+export function specFromDocument(document: JsonObject): SpecIndex {
   const text = JSON.stringify(document);
   const hash = createHash('sha256').update(text).digest('hex');
   let spec = documents.get(hash);
   if (!spec) {
-    spec = indexSpec(JSON.parse(text) as Json, hash);
+    spec = indexSpec(JSON.parse(text) as JsonObject, hash);
     remember(documents, DOCUMENTS_KEPT, hash, () => spec as SpecIndex);
   }
   return spec;
 }
 
 /** The index of a document parsed elsewhere, named by the hash of its text (the browser build's spec). */
-export function indexedSpec(document: Json, hash: string): SpecIndex {
+export function indexedSpec(document: JsonObject, hash: string): SpecIndex {
   let spec = documents.get(hash);
   if (!spec) {
     spec = indexSpec(document, hash);
@@ -113,7 +113,7 @@ export function indexedSpec(document: Json, hash: string): SpecIndex {
 const documents = new Map<string, SpecIndex>();
 const DOCUMENTS_KEPT = 8;
 
-function indexSpec(document: Json, hash: string): SpecIndex {
+function indexSpec(document: JsonObject, hash: string): SpecIndex {
   if (typeof document !== 'object' || document === null || typeof document.paths !== 'object' || !document.paths)
     throw new Error('The spec is not an OpenAPI document: it has no paths');
   // verbose: errors carry their schema, so a schema's own `x-error-message` can speak for it. validateSchema
@@ -131,21 +131,21 @@ function indexSpec(document: Json, hash: string): SpecIndex {
   });
 
   const operations: OperationDefinition[] = [];
-  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+  for (const [path, item] of Object.entries(document.paths as Record<string, JsonObject>)) {
     for (const method of METHODS) {
-      const raw = item[method] as Json | undefined;
+      const raw = item[method] as JsonObject | undefined;
       if (raw) operations.push(indexOperation(compile, document, path, method, raw, item));
     }
   }
   const componentChecks = new Map<string, Check>();
-  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
   const checkComponent = (name: string, value: unknown): Diagnostic[] => {
     // For a discriminated union, check the variant the value names: its errors are the ones that help.
     const discriminator = schemas[name]?.discriminator as
       { propertyName: string; mapping?: Record<string, string> } | undefined;
     const tag =
       discriminator && typeof value === 'object' && value !== null
-        ? (value as Json)[discriminator.propertyName]
+        ? (value as JsonObject)[discriminator.propertyName]
         : undefined;
     const variant = typeof tag === 'string' ? discriminator?.mapping?.[tag]?.split('/').pop() : undefined;
     if (variant && variant !== name) return checkComponent(variant, value);
@@ -175,19 +175,19 @@ function indexSpec(document: Json, hash: string): SpecIndex {
 
 function indexOperation(
   compile: CompileSchema,
-  doc: Json,
+  doc: JsonObject,
   path: string,
   method: string,
-  raw: Json,
-  item: Json,
+  raw: JsonObject,
+  item: JsonObject,
 ): OperationDefinition {
   const pointer = `#/paths/${escapePointer(path)}/${method}`;
-  const rawParams = [...((item.parameters as Json[]) ?? []), ...((raw.parameters as Json[]) ?? [])];
+  const rawParams = [...((item.parameters as JsonObject[]) ?? []), ...((raw.parameters as JsonObject[]) ?? [])];
   const params = rawParams.map((p, i) => {
     const own =
-      i < ((item.parameters as Json[]) ?? []).length
+      i < ((item.parameters as JsonObject[]) ?? []).length
         ? `#/paths/${escapePointer(path)}/parameters/${i}`
-        : `${pointer}/parameters/${i - ((item.parameters as Json[]) ?? []).length}`;
+        : `${pointer}/parameters/${i - ((item.parameters as JsonObject[]) ?? []).length}`;
     const { value, at } = follow(doc, p, own);
     return {
       name: value.name as string,
@@ -195,8 +195,8 @@ function indexOperation(
       required: value.required === true,
       deepObject: value.style === 'deepObject',
       schema: { $ref: `${SPEC_ID}${at}/schema` },
-      ...(typeof (value.schema as Json | undefined)?.type === 'string'
-        ? { type: (value.schema as Json).type as string }
+      ...(typeof (value.schema as JsonObject | undefined)?.type === 'string'
+        ? { type: (value.schema as JsonObject).type as string }
         : {}),
     } satisfies ParameterDefinition;
   });
@@ -204,15 +204,15 @@ function indexOperation(
   const queryParams = params.filter((p) => p.in === 'query');
 
   const responses = new Map<number, ResponseDefinition>();
-  for (const [code, rawResponse] of Object.entries((raw.responses as Json) ?? {})) {
-    const { value, at } = follow(doc, rawResponse as Json, `${pointer}/responses/${code}`);
-    const media = (value.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined;
+  for (const [code, rawResponse] of Object.entries((raw.responses as JsonObject) ?? {})) {
+    const { value, at } = follow(doc, rawResponse as JsonObject, `${pointer}/responses/${code}`);
+    const media = (value.content as JsonObject | undefined)?.[JSON_MEDIA] as JsonObject | undefined;
     const schemaPointer = `${at}/content/${escapePointer(JSON_MEDIA)}/schema`;
     responses.set(Number(code), {
       status: Number(code),
-      tags: media ? errorTags(doc, media.schema as Json) : [],
+      tags: media ? errorTags(doc, media.schema as JsonObject) : [],
       hasBody: media !== undefined,
-      exampleNames: Object.keys((media?.examples as Json) ?? {}),
+      exampleNames: Object.keys((media?.examples as JsonObject) ?? {}),
       check: media ? lazyCheck(compile, { $ref: `${SPEC_ID}${schemaPointer}` }) : undefined,
     });
   }
@@ -231,7 +231,7 @@ function indexOperation(
 
   let body: OperationDefinition['body'];
   if (raw.requestBody) {
-    const { value, at } = follow(doc, raw.requestBody as Json, `${pointer}/requestBody`);
+    const { value, at } = follow(doc, raw.requestBody as JsonObject, `${pointer}/requestBody`);
     body = {
       required: value.required === true,
       check: lazyCheck(compile, { $ref: `${SPEC_ID}${at}/content/${escapePointer(JSON_MEDIA)}/schema` }),
@@ -252,7 +252,7 @@ function indexOperation(
     successStatus,
     inputErrorTag: inputError,
     declaredTags: new Set([...responses.values()].flatMap((r) => r.tags)),
-    locationEnvelope: Boolean((successSchema?.properties as Json | undefined)?.location),
+    locationEnvelope: Boolean((successSchema?.properties as JsonObject | undefined)?.location),
   };
 }
 
@@ -260,7 +260,7 @@ function indexOperation(
  * Compiling every validator up front costs a few hundred milliseconds of start-up; compiling each on its
  * first use spreads that over the first request of each operation and keeps start-up short.
  */
-function lazyCheck(compile: CompileSchema, schema: Json): Check {
+function lazyCheck(compile: CompileSchema, schema: JsonObject): Check {
   let validate: ValidateFunction | undefined;
   return (value) => {
     validate ??= compile(JSON.stringify(schema), schema);
@@ -268,7 +268,7 @@ function lazyCheck(compile: CompileSchema, schema: Json): Check {
   };
 }
 
-function objectSchema(params: ParameterDefinition[]): Json {
+function objectSchema(params: ParameterDefinition[]): JsonObject {
   return {
     type: 'object',
     properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
@@ -277,7 +277,7 @@ function objectSchema(params: ParameterDefinition[]): Json {
 }
 
 /** Follows `$ref`s; returns the object and the JSON pointer where it lives. */
-function follow(doc: Json, node: Json, at: string): { value: Json; at: string } {
+function follow(doc: JsonObject, node: JsonObject, at: string): { value: JsonObject; at: string } {
   let value = node;
   let where = at;
   while (typeof value.$ref === 'string') {
@@ -287,31 +287,32 @@ function follow(doc: Json, node: Json, at: string): { value: Json; at: string } 
   return { value, at: where };
 }
 
-function resolveSchema(doc: Json, responsePointer: string): Json | undefined {
+function resolveSchema(doc: JsonObject, responsePointer: string): JsonObject | undefined {
   const response = follow(doc, resolvePointer(doc, responsePointer), responsePointer).value;
-  const schema = ((response.content as Json)?.[JSON_MEDIA] as Json | undefined)?.schema as Json | undefined;
+  const schema = ((response.content as JsonObject)?.[JSON_MEDIA] as JsonObject | undefined)?.schema as
+    JsonObject | undefined;
   return schema ? follow(doc, schema, '').value : undefined;
 }
 
-function errorTags(doc: Json, schema: Json): string[] {
+function errorTags(doc: JsonObject, schema: JsonObject): string[] {
   const resolved = follow(doc, schema, '').value;
-  const variants = (resolved.oneOf ?? resolved.anyOf) as Json[] | undefined;
+  const variants = (resolved.oneOf ?? resolved.anyOf) as JsonObject[] | undefined;
   if (variants) return variants.flatMap((v) => errorTags(doc, v));
-  const props = (resolved.properties ?? {}) as Record<string, Json>;
+  const props = (resolved.properties ?? {}) as Record<string, JsonObject>;
   // `{_tag}` objects, and the legacy `{name, data}` ones, whose name may be one of several.
-  const names = (p: Json | undefined) => (p?.const !== undefined ? [p.const] : ((p?.enum as unknown[]) ?? []));
+  const names = (p: JsonObject | undefined) => (p?.const !== undefined ? [p.const] : ((p?.enum as unknown[]) ?? []));
   const tags = props._tag ? names(props._tag) : names(props.name);
   return tags.filter((t): t is string => typeof t === 'string');
 }
 
-export function resolvePointer(doc: Json, pointer: string): Json {
+export function resolvePointer(doc: JsonObject, pointer: string): JsonObject {
   let node: unknown = doc;
   for (const part of pointer.replace(/^#\/?/, '').split('/')) {
     if (part === '') continue;
-    node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    node = (node as JsonObject)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     if (node === undefined) throw new Error(`Unresolvable reference ${pointer}`);
   }
-  return node as Json;
+  return node as JsonObject;
 }
 
 function escapePointer(segment: string): string {
@@ -355,7 +356,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Diagno
       default:
         message = e.message ?? 'is invalid';
     }
-    const custom = (e.parentSchema as Json | undefined)?.['x-error-message'];
+    const custom = (e.parentSchema as JsonObject | undefined)?.['x-error-message'];
     if (typeof custom === 'string' && e.keyword !== 'required' && e.keyword !== 'additionalProperties')
       message = custom;
     const key = `${path} ${message}`;

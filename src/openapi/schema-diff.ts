@@ -7,7 +7,7 @@
  */
 import { resolvePointer } from './openapi.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 /** Keywords that document a schema without changing what it accepts. */
 const IGNORED = new Set([
   'description',
@@ -81,11 +81,11 @@ export class SchemaComparer {
   private readonly running = new Set<string>();
 
   constructor(
-    readonly oldDoc: Json,
-    readonly newDoc: Json,
+    readonly oldDoc: JsonObject,
+    readonly newDoc: JsonObject,
   ) {}
 
-  compare(a: Json, aAt: string, b: Json, bAt: string): Found[] {
+  compare(a: JsonObject, aAt: string, b: JsonObject, bAt: string): Found[] {
     const left = follow(this.oldDoc, a, aAt);
     const right = follow(this.newDoc, b, bAt);
     const key = `${left.at}\0${right.at}`;
@@ -99,7 +99,7 @@ export class SchemaComparer {
     return found;
   }
 
-  private compareResolved(a: Json, aAt: string, b: Json, bAt: string): Found[] {
+  private compareResolved(a: JsonObject, aAt: string, b: JsonObject, bAt: string): Found[] {
     const found: Found[] = [];
     const add = (kind: ChangeKind, effect: Effect, message: string, pointer = bAt) =>
       found.push({ kind, effect, pointer, message });
@@ -110,7 +110,7 @@ export class SchemaComparer {
     if (va.length > 1 || vb.length > 1) {
       found.push(...this.compareVariants(va, vb, bAt));
       // Beside a union, what its schema says of every variant; a side without a union is all variant.
-      const rest = (s: Json) =>
+      const rest = (s: JsonObject) =>
         s.oneOf || s.anyOf ? Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'oneOf' && k !== 'anyOf')) : {};
       if (hasKeywords(rest(a)) || hasKeywords(rest(b))) found.push(...this.compareResolved(rest(a), aAt, rest(b), bAt));
       return found;
@@ -130,8 +130,8 @@ export class SchemaComparer {
     const enumChange = compareSets(ea, eb);
     if (enumChange) add('enum', enumChange, `values ${describeSet(ea, 'any')} → ${describeSet(eb, 'any')}`);
 
-    const pa = (a.properties ?? {}) as Record<string, Json>;
-    const pb = (b.properties ?? {}) as Record<string, Json>;
+    const pa = (a.properties ?? {}) as Record<string, JsonObject>;
+    const pb = (b.properties ?? {}) as Record<string, JsonObject>;
     const closedA = a.additionalProperties === false;
     const closedB = b.additionalProperties === false;
     const ra = new Set((a.required ?? []) as string[]);
@@ -188,8 +188,8 @@ export class SchemaComparer {
     return found;
   }
 
-  private variants(schema: Json, at: string): Variant[] {
-    const union = (schema.oneOf ?? schema.anyOf) as Json[] | undefined;
+  private variants(schema: JsonObject, at: string): Variant[] {
+    const union = (schema.oneOf ?? schema.anyOf) as JsonObject[] | undefined;
     const key = schema.oneOf ? 'oneOf' : 'anyOf';
     if (!Array.isArray(union)) return [{ schema, at }];
     const out: Variant[] = [];
@@ -241,7 +241,7 @@ export class SchemaComparer {
 }
 
 interface Variant {
-  schema: Json;
+  schema: JsonObject;
   at: string;
 }
 
@@ -251,7 +251,7 @@ interface Variant {
  */
 export const OLD = 'old:';
 
-export function follow(doc: Json, node: Json, at: string): { value: Json; at: string } {
+export function follow(doc: JsonObject, node: JsonObject, at: string): { value: JsonObject; at: string } {
   let value = node;
   let where = at;
   const prefix = at.startsWith(OLD) ? OLD : '';
@@ -264,7 +264,7 @@ export function follow(doc: Json, node: Json, at: string): { value: Json; at: st
   return { value: value ?? {}, at: where };
 }
 
-function hasKeywords(schema: Json): boolean {
+function hasKeywords(schema: JsonObject): boolean {
   return Object.keys(schema).some((k) => !IGNORED.has(k) && !k.startsWith('x-'));
 }
 
@@ -272,12 +272,12 @@ function isOtherKeyword(key: string): boolean {
   return !IGNORED.has(key) && !HANDLED.has(key) && !key.startsWith('x-') && key !== '$ref';
 }
 
-function isSchema(value: unknown): value is Json {
+function isSchema(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The types a schema allows; empty for any. OpenAPI 3.0's `nullable` is 3.1's `null` type. */
-function typesOf(schema: Json): Set<string> {
+function typesOf(schema: JsonObject): Set<string> {
   const raw = schema.type;
   const types = new Set<string>(Array.isArray(raw) ? (raw as string[]) : typeof raw === 'string' ? [raw] : []);
   if (types.size && schema.nullable === true) types.add('null');
@@ -286,7 +286,7 @@ function typesOf(schema: Json): Set<string> {
 }
 
 /** The values a schema allows by `enum` or `const`, as JSON text; empty for any. */
-function valuesOf(schema: Json): Set<string> {
+function valuesOf(schema: JsonObject): Set<string> {
   if (schema.const !== undefined) return new Set([JSON.stringify(schema.const)]);
   if (Array.isArray(schema.enum)) return new Set(schema.enum.map((v) => JSON.stringify(v)));
   return new Set();
@@ -310,7 +310,7 @@ function describeSet(values: Set<string>, none: string): string {
 
 /** What names a variant: the constant of a tag property it has (so an inline variant meets its component), else its component. */
 function variantName(v: Variant): string | undefined {
-  const props = (v.schema.properties ?? {}) as Record<string, Json>;
+  const props = (v.schema.properties ?? {}) as Record<string, JsonObject>;
   for (const tag of ['_tag', 'type', 'name', 'status']) {
     const value = props[tag]?.const ?? (props[tag]?.enum as unknown[] | undefined)?.[0];
     if (value !== undefined) return `${tag} ${JSON.stringify(value)}`;
@@ -329,11 +329,11 @@ function describeVariant(v: Variant): string {
 }
 
 /** Two keyword values as JSON, `$ref`s inside followed one level (a referenced schema compares by its place). */
-function sameJson(oldDoc: Json, x: unknown, newDoc: Json, y: unknown): boolean {
+function sameJson(oldDoc: JsonObject, x: unknown, newDoc: JsonObject, y: unknown): boolean {
   return JSON.stringify(canonical(oldDoc, x)) === JSON.stringify(canonical(newDoc, y));
 }
 
-function canonical(doc: Json, value: unknown, depth = 0): unknown {
+function canonical(doc: JsonObject, value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => canonical(doc, v, depth));
   if (!isSchema(value)) return value;
   if (typeof value.$ref === 'string' && value.$ref.startsWith('#') && depth < 4)

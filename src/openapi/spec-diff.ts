@@ -11,7 +11,7 @@ import { OLD, SchemaComparer, escapePointer, follow, type ShapeChange } from './
 
 export type { ChangeKind, Effect, ShapeChange } from './schema-diff.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 const JSON_MEDIA = 'application/json';
@@ -41,11 +41,11 @@ export interface SpecDiff {
 interface Located {
   ref: OperationRef;
   pointer: string;
-  operation: Json;
-  item: Json;
+  operation: JsonObject;
+  item: JsonObject;
 }
 
-export function diffSpecs(oldDoc: Json, newDoc: Json): SpecDiff {
+export function diffSpecs(oldDoc: JsonObject, newDoc: JsonObject): SpecDiff {
   const olds = operationsOf(oldDoc, OLD);
   const news = operationsOf(newDoc, '');
   const comparer = new SchemaComparer(oldDoc, newDoc);
@@ -92,11 +92,11 @@ export function simulationFits(changes: readonly ShapeChange[]): boolean {
   );
 }
 
-function operationsOf(doc: Json, prefix: string): Map<string, Located> {
+function operationsOf(doc: JsonObject, prefix: string): Map<string, Located> {
   const out = new Map<string, Located>();
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, JsonObject>)) {
     for (const method of METHODS) {
-      const operation = item[method] as Json | undefined;
+      const operation = item[method] as JsonObject | undefined;
       if (!operation) continue;
       const id = typeof operation.operationId === 'string' ? operation.operationId : `${method.toUpperCase()} ${path}`;
       out.set(id, {
@@ -217,11 +217,11 @@ interface Parameter {
   label: string;
   required: boolean;
   pointer: string;
-  schema: Json;
+  schema: JsonObject;
   schemaAt: string;
 }
 
-function parametersOf(doc: Json, at: Located): Map<string, Parameter> {
+function parametersOf(doc: JsonObject, at: Located): Map<string, Parameter> {
   const out = new Map<string, Parameter>();
   const itemPointer = at.pointer.replace(/\/[a-z]+$/, '');
   const lists: Array<[unknown, string]> = [
@@ -230,7 +230,7 @@ function parametersOf(doc: Json, at: Located): Map<string, Parameter> {
   ];
   for (const [list, base] of lists) {
     if (!Array.isArray(list)) continue;
-    list.forEach((raw: Json, i) => {
+    list.forEach((raw: JsonObject, i) => {
       const { value, at: where } = follow(doc, raw, `${base}/${i}`);
       const name = String(value.name);
       const place = String(value.in);
@@ -238,7 +238,7 @@ function parametersOf(doc: Json, at: Located): Map<string, Parameter> {
         label: `${place} parameter ${name}`,
         required: value.required === true,
         pointer: where,
-        schema: (value.schema ?? {}) as Json,
+        schema: (value.schema ?? {}) as JsonObject,
         schemaAt: `${where}/schema`,
       });
     });
@@ -246,24 +246,24 @@ function parametersOf(doc: Json, at: Located): Map<string, Parameter> {
   return out;
 }
 
-function bodyOf(doc: Json, at: Located): { required: boolean; schema: Json; at: string } | undefined {
+function bodyOf(doc: JsonObject, at: Located): { required: boolean; schema: JsonObject; at: string } | undefined {
   if (!at.operation.requestBody) return undefined;
-  const { value, at: where } = follow(doc, at.operation.requestBody as Json, `${at.pointer}/requestBody`);
-  const media = (value.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined;
+  const { value, at: where } = follow(doc, at.operation.requestBody as JsonObject, `${at.pointer}/requestBody`);
+  const media = (value.content as JsonObject | undefined)?.[JSON_MEDIA] as JsonObject | undefined;
   return {
     required: value.required === true,
-    schema: (media?.schema ?? {}) as Json,
+    schema: (media?.schema ?? {}) as JsonObject,
     at: `${where}/content/${escapePointer(JSON_MEDIA)}/schema`,
   };
 }
 
-function responsesOf(doc: Json, at: Located): Map<string, { schema?: Json; at: string }> {
-  const out = new Map<string, { schema?: Json; at: string }>();
-  for (const [status, raw] of Object.entries((at.operation.responses ?? {}) as Record<string, Json>)) {
+function responsesOf(doc: JsonObject, at: Located): Map<string, { schema?: JsonObject; at: string }> {
+  const out = new Map<string, { schema?: JsonObject; at: string }>();
+  for (const [status, raw] of Object.entries((at.operation.responses ?? {}) as Record<string, JsonObject>)) {
     const { value, at: where } = follow(doc, raw, `${at.pointer}/responses/${status}`);
-    const media = (value.content as Json | undefined)?.[JSON_MEDIA] as Json | undefined;
+    const media = (value.content as JsonObject | undefined)?.[JSON_MEDIA] as JsonObject | undefined;
     out.set(status, {
-      schema: media?.schema as Json | undefined,
+      schema: media?.schema as JsonObject | undefined,
       at: `${where}/content/${escapePointer(JSON_MEDIA)}/schema`,
     });
   }

@@ -24,7 +24,7 @@ import { ScenarioError, type ScenarioDefinition, type ScenarioProblem, type Scen
 
 export { SCENARIO_SCHEMA_PATH };
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /**
  * Turns a problem at `path` of the scenario into a reported one: how a place is shown is all that differs
@@ -139,7 +139,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName, st
   const formatProblems = trusted
     ? []
     : checkScenarioFormat(raw).map((p) => place(p.path, p.message, { atKey: p.atKey, subject: p.subject }));
-  const name = (raw as Json | null)?.name;
+  const name = (raw as JsonObject | null)?.name;
   if (fileName !== undefined && typeof name === 'string' && name !== fileName.replace(/\.ya?ml$/, '')) {
     formatProblems.push(
       at(['name'], `name "${name}" must match the file name ${fileName} (or rename the file to ${name}.yaml)`),
@@ -147,7 +147,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName, st
   }
   // Records are checked against the spec only once the scenario has the format's shape.
   if (formatProblems.length) throw new ScenarioError(formatProblems);
-  const source = raw as Json;
+  const source = raw as JsonObject;
   const scenarioName = source.name as string;
   const seed = (source.seed as string | undefined) ?? scenarioName;
   const pinnedStart = Boolean(source.start);
@@ -206,7 +206,7 @@ function readScenario(raw: unknown, spec: SpecIndex, { file, place, fileName, st
   // A file position alone does not say which rule, so a rule's problem names its path.
   const reportInRule = (i: number) => (path: Path, message: string) =>
     problems.push(place(['rules', i, ...path], message, { subject: `${formatPath(['rules', i, ...path])}:` }));
-  const rules = ((source.rules as Json[] | undefined) ?? []).map((r, i) =>
+  const rules = ((source.rules as JsonObject[] | undefined) ?? []).map((r, i) =>
     readRule(r, spec, { at: ms, report: reportInRule(i), where: `${file} rules[${i}]` }),
   );
   const states = new Map(KINDS.stateful.map((kind) => [kind.name, declared.get(kind.name) ?? new Set<string>()]));

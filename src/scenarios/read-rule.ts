@@ -22,7 +22,7 @@ import {
 import { checkRuleFormat, formatPath, type Path } from './format.js';
 import { compilePattern, compileTemplate, operationAt } from './rule-path.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 type Report = (path: Path, message: string) => void;
 
 export interface RuleContext {
@@ -44,17 +44,17 @@ const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection'
 const LEAVE_SPEC = 'outsideSpec: true on the rule allows it';
 
 /** Expects a rule that already has the format's shape (`$defs/rule` of the scenario schema). */
-export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: RuleContext): RuleDefinition {
-  const when = raw.when as Json;
-  const then = raw.then as Json;
+export function readRule(raw: JsonObject, spec: SpecIndex, { at, report, where }: RuleContext): RuleDefinition {
+  const when = raw.when as JsonObject;
+  const then = raw.then as JsonObject;
   const outsideSpec = raw.outsideSpec === true;
   const { operation, matching: target } = readTarget(when, spec, outsideSpec, report);
   const delay = then.delay === undefined ? 0 : (parseDuration(then.delay as string | number) ?? 0);
   const matching = {
     ...target,
     params: (when.params as Record<string, string> | undefined) ?? {},
-    query: when.query as Json | undefined,
-    body: when.body as Json | undefined,
+    query: when.query as JsonObject | undefined,
+    body: when.body as JsonObject | undefined,
     after: when.after === undefined ? undefined : at(when.after),
     before: when.before === undefined ? undefined : at(when.before),
     state: when.state as RuleDefinition['state'],
@@ -82,7 +82,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
         ['then', 'stream'],
         `${operation.operationId} answers no event stream; stream faults apply to ${[...EVENT_STREAM_OPERATIONS].join(', ')} (or, matched by path, to any stream an upstream sends)`,
       );
-    return { ...matching, status: 0, stream: readStreamFault(then.stream as Json), delay: 0 };
+    return { ...matching, status: 0, stream: readStreamFault(then.stream as JsonObject), delay: 0 };
   }
 
   const written = then.headers as Record<string, string> | undefined;
@@ -95,7 +95,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
   }
   if (then.text !== undefined && (then.body !== undefined || then.error !== undefined))
     report(['then', 'text'], `text is the whole body: it cannot go with ${then.body !== undefined ? 'body' : 'error'}`);
-  const error = then.error as Json | undefined;
+  const error = then.error as JsonObject | undefined;
   let status = then.status as number | undefined;
   const answer = error ?? then.body;
   if (error && operation && status === undefined) {
@@ -138,7 +138,7 @@ export function readRule(raw: Json, spec: SpecIndex, { at, report, where }: Rule
 
 /** What `when` matches by: an operation, or a method and a path; and the operation whose answers it gives. */
 function readTarget(
-  when: Json,
+  when: JsonObject,
   spec: SpecIndex,
   outsideSpec: boolean,
   report: Report,
@@ -220,9 +220,9 @@ function readTarget(
 }
 
 /** Reports `when.params` naming a parameter the operation or path does not have. */
-function checkParams(when: Json, names: readonly string[] | undefined, report: Report): void {
+function checkParams(when: JsonObject, names: readonly string[] | undefined, report: Report): void {
   if (!names) return;
-  for (const name of Object.keys((when.params as Json | undefined) ?? {})) {
+  for (const name of Object.keys((when.params as JsonObject | undefined) ?? {})) {
     if (!names.includes(name))
       report(
         ['when', 'params', name],
@@ -233,7 +233,7 @@ function checkParams(when: Json, names: readonly string[] | undefined, report: R
   }
 }
 
-function readStreamFault(raw: Json): StreamFault {
+function readStreamFault(raw: JsonObject): StreamFault {
   const ms = (value: unknown) => (value === undefined ? 0 : (parseDuration(value as string | number) ?? 0));
   return {
     afterFrames: (raw.afterFrames as number | undefined) ?? 0,
@@ -305,7 +305,7 @@ export function readRuntimeRule(
   const start = options.start ?? scenario?.start ?? DEFAULT_START;
   const problems: ScenarioProblem[] = [];
   const report: Report = (path, message) => problems.push(problem(path, message));
-  const rule = readRule(value as Json, spec, {
+  const rule = readRule(value as JsonObject, spec, {
     at: (v) => start + (parseDuration(v as string | number) ?? 0),
     report,
     where,

@@ -8,7 +8,7 @@
  */
 import type { ResourceState, StatefulKind } from './resource-states.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** Every domain event type with its data; filled by the kinds (declaration merging). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by each kind
@@ -17,7 +17,7 @@ export interface EventCatalog {}
 export type EventType = keyof EventCatalog;
 
 /** What a decision (a handler, a timer) says happened; the partition stamps it when it commits. */
-export type EventDraft = { [T in EventType]: { type: T; data: EventCatalog[T]; metadata?: Json } }[EventType];
+export type EventDraft = { [T in EventType]: { type: T; data: EventCatalog[T]; metadata?: JsonObject } }[EventType];
 
 /**
  * Which request, which timer, or which WebSocket made it happen: `socket` names the request that opened the
@@ -45,13 +45,13 @@ export type DomainEvent = EventDraft & {
   transition?: Transition;
 };
 
-export function draft<T extends EventType>(type: T, data: EventCatalog[T], metadata?: Json): EventDraft {
+export function draft<T extends EventType>(type: T, data: EventCatalog[T], metadata?: JsonObject): EventDraft {
   return (metadata ? { type, data, metadata } : { type, data }) as EventDraft;
 }
 
 /** One line for a journal or an inspector: `form.replied frm_… (pending → answered)`. */
 export function describeEvent(event: DomainEvent): string {
-  const data = event.data as Json;
+  const data = event.data as JsonObject;
   const subject = [data.id, data.sessionID, data.attemptID, data.integrationID, data.credentialID, data.directory].find(
     (v) => typeof v === 'string',
   );

@@ -22,7 +22,7 @@ export interface Envelope {
   metadata?: Record<string, unknown>;
 }
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 export function isPublished(kinds: KindCatalog, type: EventType): boolean {
   return !kinds.internal.has(type);
@@ -65,7 +65,7 @@ export function createSequenceCounter(kinds: KindCatalog): SequenceCounter {
 function envelopeOf(
   id: string,
   type: string,
-  data: Json,
+  data: JsonObject,
   directory: string,
   sequence: SequenceCounter,
   kinds: KindCatalog,
@@ -93,7 +93,7 @@ export function publish(
 ): Envelope | undefined {
   if (!isPublished(kinds, event.type)) return undefined;
   const reshape = kinds.reshape.get(event.type);
-  const { type, data } = reshape ? reshape(event, around) : { type: event.type, data: event.data as Json };
+  const { type, data } = reshape ? reshape(event, around) : { type: event.type, data: event.data as JsonObject };
   // Left out before it is numbered, so a session's durable seq has no gap where a note would have been.
   if (!isPublic(kinds, type, simEvents)) return undefined;
   return envelopeOf(event.id, type, data, around.directory, sequence, kinds);

@@ -13,7 +13,7 @@ import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { subscribeWithClient } from '../support/client-subscription.js';
 import { until } from '../support/until.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 type Client = ReturnType<typeof createOpencodeClient>;
 type Result = { data?: unknown; error?: unknown; response: Response };
 
@@ -33,7 +33,7 @@ async function start(scenario: string | Scenario): Promise<{ sim: SimulatorHandl
 const realProblems = (path: string, method: string, body: unknown) => realDocProblemsAt(path, method, 200, body);
 
 /** The answer's data, checked against the spec (and the real server's document, given its path). */
-function checked(operationId: string, result: Result, realPath?: [string, string]): Json {
+function checked(operationId: string, result: Result, realPath?: [string, string]): JsonObject {
   const { response } = result;
   const body = result.data ?? result.error;
   expect(
@@ -44,26 +44,26 @@ function checked(operationId: string, result: Result, realPath?: [string, string
   expect(response.headers.get('x-sim-violations'), operationId).toBeNull();
   if (realPath && response.status === 200)
     expect(realProblems(...realPath, body), `${operationId} (real document)`).toEqual([]);
-  return body as Json;
+  return body as JsonObject;
 }
 
 /** Subscribes with the official client and keeps every frame, each checked against the spec. */
-async function subscribe(client: Client): Promise<Json[]> {
-  const { frames, stop } = await subscribeWithClient<Json>(client);
+async function subscribe(client: Client): Promise<JsonObject[]> {
+  const { frames, stop } = await subscribeWithClient<JsonObject>(client);
   running.push({ close: stop });
   return frames;
 }
 
-const published = (frames: Json[]) => frames.map((f) => f.type).filter((t) => t !== 'server.connected');
+const published = (frames: JsonObject[]) => frames.map((f) => f.type).filter((t) => t !== 'server.connected');
 
 describe('the default scenario, as a frontend loads it', () => {
   it('answers every catalogue operation, and the answers agree', async () => {
     const { sim, client } = await start('default');
     const defaultAnswer = await fetch(`${sim.url}/api/model/default`);
-    const defaultModel = ((await defaultAnswer.json()) as Json).data as Json;
+    const defaultModel = ((await defaultAnswer.json()) as JsonObject).data as JsonObject;
     expect(defaultModel).toMatchObject({ id: 'claude-sonnet-4-5', providerID: 'anthropic', name: 'Claude Sonnet 4.5' });
 
-    const models = checked('v2.model.list', await client.v2.model.list(), ['/api/model', 'get']).data as Json[];
+    const models = checked('v2.model.list', await client.v2.model.list(), ['/api/model', 'get']).data as JsonObject[];
     const listed = models.find((m) => m.id === defaultModel.id && m.providerID === defaultModel.providerID);
     // The same model in both answers: the catalogue takes the scenario's model: record.
     expect(listed).toMatchObject({
@@ -79,7 +79,7 @@ describe('the default scenario, as a frontend loads it', () => {
     expect(releases).toEqual([...releases].sort((a, b) => b - a));
 
     const providers = checked('v2.provider.list', await client.v2.provider.list(), ['/api/provider', 'get'])
-      .data as Json[];
+      .data as JsonObject[];
     // openai's integration has no connection yet: it is known, not listed.
     expect(providers.map((p) => p.id)).toEqual(['anthropic', 'opencode']);
     expect(new Set(models.map((m) => m.providerID))).toEqual(new Set(['anthropic', 'opencode']));
@@ -99,12 +99,12 @@ describe('the default scenario, as a frontend loads it', () => {
       message: 'Provider not found: nope',
     });
 
-    const agents = checked('v2.agent.list', await client.v2.agent.list(), ['/api/agent', 'get']).data as Json[];
+    const agents = checked('v2.agent.list', await client.v2.agent.list(), ['/api/agent', 'get']).data as JsonObject[];
     expect(agents.map((a) => a.id)).toEqual(['build', 'plan', 'general', 'explore', 'compaction', 'title', 'summary']);
-    const messages = (await client.v2.session.messages({ sessionID: SES, limit: '200' } as never)).data as Json;
+    const messages = (await client.v2.session.messages({ sessionID: SES, limit: '200' } as never)).data as JsonObject;
     const used = new Set([
       'build',
-      ...(messages.data as Json[]).map((m) => m.agent).filter((a) => typeof a === 'string'),
+      ...(messages.data as JsonObject[]).map((m) => m.agent).filter((a) => typeof a === 'string'),
     ]);
     expect(used.size).toBeGreaterThan(1);
     for (const agent of used)
@@ -113,9 +113,10 @@ describe('the default scenario, as a frontend loads it', () => {
         `agent ${agent}`,
       ).toContain(agent);
 
-    const commands = checked('v2.command.list', await client.v2.command.list(), ['/api/command', 'get']).data as Json[];
+    const commands = checked('v2.command.list', await client.v2.command.list(), ['/api/command', 'get'])
+      .data as JsonObject[];
     expect(commands.map((c) => c.name)).toEqual(['init', 'review']);
-    const skills = checked('v2.skill.list', await client.v2.skill.list(), ['/api/skill', 'get']).data as Json[];
+    const skills = checked('v2.skill.list', await client.v2.skill.list(), ['/api/skill', 'get']).data as JsonObject[];
     expect(skills.map((s) => s.name)).toEqual(['customize-opencode']);
 
     const ids = checked('tool.ids', await client.tool.ids(), ['/experimental/tool/ids', 'get']) as unknown as string[];
@@ -124,7 +125,7 @@ describe('the default scenario, as a frontend loads it', () => {
       'tool.list',
       await client.tool.list({ provider: defaultModel.providerID, model: defaultModel.id }),
       ['/experimental/tool', 'get'],
-    ) as unknown as Json[];
+    ) as unknown as JsonObject[];
     expect(tools.map((t) => t.id)).toEqual(ids.filter((id) => id !== 'websearch' && id !== 'apply_patch'));
 
     expect(
@@ -174,9 +175,9 @@ describe('the default scenario, as a frontend loads it', () => {
       location: { directory: expect.any(String) },
     });
 
-    const providers = checked('v2.provider.list', await client.v2.provider.list()).data as Json[];
+    const providers = checked('v2.provider.list', await client.v2.provider.list()).data as JsonObject[];
     expect(providers.map((p) => p.id)).toEqual(['anthropic', 'openai', 'opencode']);
-    const models = checked('v2.model.list', await client.v2.model.list()).data as Json[];
+    const models = checked('v2.model.list', await client.v2.model.list()).data as JsonObject[];
     expect(models.filter((m) => m.providerID === 'openai').map((m) => m.id)).toEqual([
       'gpt-5',
       'gpt-5-mini',
@@ -255,7 +256,7 @@ describe("a scenario's own catalogue", () => {
     const models = (await client.v2.model.list()).data?.data ?? [];
     expect(models.map((m) => m.id)).toEqual(['claude-sonnet-4-5']);
     const answer = await fetch(`${sim.url}/api/model/default`);
-    const body = (await answer.json()) as Json;
+    const body = (await answer.json()) as JsonObject;
     expect(
       specProblems('v2.model.default', answer.status, body, answer.headers.get('content-type') ?? undefined),
     ).toEqual([]);

@@ -41,16 +41,16 @@ async function mock(args: string[], use: (url: string, out: string) => Promise<v
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
-type Json = Record<string, any>;
+type JsonObject = Record<string, any>;
 
-async function post(url: string, body: unknown): Promise<Json> {
+async function post(url: string, body: unknown): Promise<JsonObject> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   expect(res.status, url).toBe(200);
-  return (await res.json()) as Json;
+  return (await res.json()) as JsonObject;
 }
 
 /** Creates a session and prompts it; the frames of that session on /api/event are collected from before. */

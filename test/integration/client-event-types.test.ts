@@ -18,7 +18,7 @@ import { subscribeWithClient } from '../support/client-subscription.js';
 import { eventProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The `type` of each member of `V2Event` in the client's generated types. */
 function clientEventTypes(): Set<string> {
@@ -43,10 +43,10 @@ function clientEventTypes(): Set<string> {
 /** The event types the real server's document declares: schemas with a one-valued `type` and a `data`. */
 function realServerEventTypes(): Set<string> {
   const types = new Set<string>();
-  for (const schema of Object.values(realDoc.components.schemas as Json)) {
-    const type = (schema as Json).properties?.type as Json | undefined;
+  for (const schema of Object.values(realDoc.components.schemas as JsonObject)) {
+    const type = (schema as JsonObject).properties?.type as JsonObject | undefined;
     const one = type?.const ?? (type?.enum?.length === 1 ? type.enum[0] : undefined);
-    if (typeof one === 'string' && (schema as Json).properties?.data) types.add(one);
+    if (typeof one === 'string' && (schema as JsonObject).properties?.data) types.add(one);
   }
   return types;
 }
@@ -90,9 +90,11 @@ const send = (sim: SimulatorHandle, method: string, path: string, body?: unknown
  * timeline by clock advances. Returns the sessions it has, for their histories.
  */
 async function play(sim: SimulatorHandle): Promise<string[]> {
-  const state = (await sim.state()) as Json;
+  const state = (await sim.state()) as JsonObject;
   const ids = (table: unknown): string[] =>
-    Array.isArray(table) ? table.map((r: Json) => r.id as string) : Object.keys((table as Json | undefined) ?? {});
+    Array.isArray(table)
+      ? table.map((r: JsonObject) => r.id as string)
+      : Object.keys((table as JsonObject | undefined) ?? {});
   const sessions = ids(state.sessions);
   if (sessions.includes(SES)) await send(sim, 'POST', `/api/session/${SES}/synthetic`, { text: 'Go on' });
   for (const session of sessions.slice(0, 2)) {
@@ -102,7 +104,7 @@ async function play(sim: SimulatorHandle): Promise<string[]> {
   for (const shell of ids(state.shells)) await send(sim, 'PATCH', `/api/shell/${shell}/timeout`, { timeout: 1000 });
   for (const attempt of ids(state.attempts))
     for (let i = 0; i < 4; i++) await send(sim, 'GET', `/api/integration/attempt/${attempt}`);
-  for (const form of (state.forms as Json[] | undefined) ?? []) {
+  for (const form of (state.forms as JsonObject[] | undefined) ?? []) {
     if (form.sessionID) await send(sim, 'POST', `/api/session/${form.sessionID}/form/${form.id}/reply`, { answer: {} });
   }
   // Timers fire at their own instants however far one advance goes; steps let streamed turns interleave.
@@ -115,7 +117,7 @@ async function historyTypes(sim: SimulatorHandle, sessions: string[]): Promise<s
   for (const session of sessions) {
     const res = await send(sim, 'GET', `/api/session/${session}/history?limit=1000`);
     if (res.status !== 200) continue;
-    for (const event of ((await res.json()) as Json).data as Json[]) types.push(event.type as string);
+    for (const event of ((await res.json()) as JsonObject).data as JsonObject[]) types.push(event.type as string);
   }
   return types;
 }
@@ -139,7 +141,7 @@ async function sessionStreamTypes(sim: SimulatorHandle, session: string): Promis
   } finally {
     clearTimeout(stop);
   }
-  return [...text.matchAll(/^data: (.*)$/gm)].map((m) => (JSON.parse(m[1] as string) as Json).type as string);
+  return [...text.matchAll(/^data: (.*)$/gm)].map((m) => (JSON.parse(m[1] as string) as JsonObject).type as string);
 }
 
 async function run(scenario: string, simEvents: boolean) {
@@ -151,7 +153,9 @@ async function run(scenario: string, simEvents: boolean) {
     // frames in flight rather than for a count.
     await new Promise((r) => setTimeout(r, 100));
     sub.stop();
-    const logged = ((await sim.events()) as Json[]).filter((e) => e.kind === 'event').map((e) => e.type as string);
+    const logged = ((await sim.events()) as JsonObject[])
+      .filter((e) => e.kind === 'event')
+      .map((e) => e.type as string);
     const history = await historyTypes(sim, sessions);
     const own = sessions[0] === undefined ? [] : await sessionStreamTypes(sim, sessions[0]);
     return { stream: sub.types, history, own, logged };
@@ -209,13 +213,13 @@ describe('the public event streams, through the official client', () => {
   });
 });
 
-type Frame = V2Event | { type: string; data: Json; durable?: unknown };
+type Frame = V2Event | { type: string; data: JsonObject; durable?: unknown };
 
 /** A simulator of a shipped scenario, without `simEvents`, and the official client's typed subscription to it. */
 async function subscribed(scenario: string) {
   const sim = await startSimulator({ scenario, log: () => {} });
   const { frames, stop } = await subscribeWithClient<Frame>(sim.url);
-  const of = (type: string) => frames.filter((f) => f.type === type) as Array<{ type: string; data: Json }>;
+  const of = (type: string) => frames.filter((f) => f.type === type) as Array<{ type: string; data: JsonObject }>;
   return { sim, frames, of, close: async () => (stop(), await sim.close()) };
 }
 
@@ -238,7 +242,7 @@ describe('forms and shells on the public stream, as the newer real server announ
         expect(frame).not.toHaveProperty('durable');
       }
       expect(frames.map((f) => f.type)).not.toContain('shell.timeout.updated');
-      const logged = ((await sim.events()) as Json[]).map((e) => e.type as string);
+      const logged = ((await sim.events()) as JsonObject[]).map((e) => e.type as string);
       expect(logged).toContain('shell.timeout.updated');
     } finally {
       await close();

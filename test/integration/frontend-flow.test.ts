@@ -14,7 +14,7 @@ import { eventProblems, operation, specProblems } from '../support/spec-validato
 import { isRefusal, openSocket, until } from '../support/ws-client.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- frames and answers are read field by field
-type Json = Record<string, any>;
+type JsonObject = Record<string, any>;
 type Result = { response: Response; data?: unknown; error?: unknown };
 
 let sim: Awaited<ReturnType<typeof startSimulator>>;
@@ -56,10 +56,10 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   const controller = new AbortController();
   const { stream } = await client.v2.event.subscribe({ signal: controller.signal, sseMaxRetryAttempts: 0 });
   called.add('v2.event.subscribe');
-  const frames: Json[] = [];
+  const frames: JsonObject[] = [];
   void (async () => {
     try {
-      for await (const event of stream) frames.push(event as Json);
+      for await (const event of stream) frames.push(event as JsonObject);
     } catch {
       // aborted at the end
     }
@@ -68,38 +68,38 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   expect(frames[0]!.type).toBe('server.connected');
 
   expect((await call('v2.health.get', client.v2.health.get())).data).toEqual({ healthy: true });
-  const location = (await call('v2.location.get', client.v2.location.get())).data as Json;
-  const agents = (await call('v2.agent.list', client.v2.agent.list())).data as Json;
-  expect(agents.data.map((a: Json) => a.id)).toContain('build');
-  const models = (await call('v2.model.list', client.v2.model.list())).data as Json;
-  const providers = (await call('v2.provider.list', client.v2.provider.list())).data as Json;
+  const location = (await call('v2.location.get', client.v2.location.get())).data as JsonObject;
+  const agents = (await call('v2.agent.list', client.v2.agent.list())).data as JsonObject;
+  expect(agents.data.map((a: JsonObject) => a.id)).toContain('build');
+  const models = (await call('v2.model.list', client.v2.model.list())).data as JsonObject;
+  const providers = (await call('v2.provider.list', client.v2.provider.list())).data as JsonObject;
   const provider = providers.data[0].id as string;
   await call('v2.provider.get', client.v2.provider.get({ providerID: provider }));
-  expect(models.data.some((m: Json) => providers.data.some((p: Json) => p.id === m.providerID))).toBe(true);
+  expect(models.data.some((m: JsonObject) => providers.data.some((p: JsonObject) => p.id === m.providerID))).toBe(true);
   await call('v2.command.list', client.v2.command.list());
   await call('v2.skill.list', client.v2.skill.list());
   await call('v2.reference.list', client.v2.reference.list());
   await call('v2.integration.list', client.v2.integration.list());
-  const tree = (await call('v2.fs.list', client.v2.fs.list())).data as Json;
+  const tree = (await call('v2.fs.list', client.v2.fs.list())).data as JsonObject;
   expect(tree.location).toEqual(location);
-  const found = (await call('v2.fs.find', client.v2.fs.find({ query: 'package' }))).data as Json;
-  const file = (found.data as Json[]).find((f) => f.type !== 'directory') ?? found.data[0];
+  const found = (await call('v2.fs.find', client.v2.fs.find({ query: 'package' }))).data as JsonObject;
+  const file = (found.data as JsonObject[]).find((f) => f.type !== 'directory') ?? found.data[0];
   // The client sends its literal `/api/fs/read/*`; an app puts the file's path in its place.
   const read = await client.v2.fs.read(undefined, { url: `/api/fs/read/${file.path as string}` } as never);
   called.add('v2.fs.read');
   expect(read.response.status).toBe(200);
-  const sessions = (await call('v2.session.list', client.v2.session.list())).data as Json;
+  const sessions = (await call('v2.session.list', client.v2.session.list())).data as JsonObject;
   expect(sessions.data.length).toBeGreaterThanOrEqual(4);
-  const active = (await call('v2.session.active', client.v2.session.active())).data as Json;
+  const active = (await call('v2.session.active', client.v2.session.active())).data as JsonObject;
   expect(Object.keys(active.data)).toHaveLength(1); // the migration session is at work
-  const pending = (await call('v2.permission.request.list', client.v2.permission.request.list())).data as Json;
+  const pending = (await call('v2.permission.request.list', client.v2.permission.request.list())).data as JsonObject;
   expect(pending.data.length).toBeGreaterThan(0);
   await call('v2.question.request.list', client.v2.question.request.list());
   await call('v2.permission.saved.list', client.v2.permission.saved.list());
   await call('v2.pty.list', client.v2.pty.list());
 
   // 2. A session of one's own.
-  const created = (await call('v2.session.create', client.v2.session.create({ agent: 'build' }))).data as Json;
+  const created = (await call('v2.session.create', client.v2.session.create({ agent: 'build' }))).data as JsonObject;
   const sessionID = created.data.id as string;
   await call('v2.session.get', client.v2.session.get({ sessionID }));
   await call('v2.session.switchAgent', client.v2.session.switchAgent({ sessionID, agent: 'plan' }), 204);
@@ -115,7 +115,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   // 3. A prompt, and its turn on the stream until the session is idle.
   const prompt = (
     await call('v2.session.prompt', client.v2.session.prompt({ sessionID, prompt: { text: 'Add a dark mode toggle' } }))
-  ).data as Json;
+  ).data as JsonObject;
   await advance('5m');
   await call('v2.session.wait', client.v2.session.wait({ sessionID }), 204);
   // Over by the real server's signals: a step that ends with no more tool calls, or fails.
@@ -135,11 +135,11 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   );
 
   // 4. The messages, as the app shows them.
-  const messages = (await call('v2.session.messages', client.v2.session.messages({ sessionID }))).data as Json;
-  expect(messages.data.map((m: Json) => m.type)).toEqual(expect.arrayContaining(['user', 'assistant']));
+  const messages = (await call('v2.session.messages', client.v2.session.messages({ sessionID }))).data as JsonObject;
+  expect(messages.data.map((m: JsonObject) => m.type)).toEqual(expect.arrayContaining(['user', 'assistant']));
   await call('v2.session.message', client.v2.session.message({ sessionID, messageID: prompt.data.id }));
   await call('v2.session.context', client.v2.session.context({ sessionID }));
-  const history = (await call('v2.session.history', client.v2.session.history({ sessionID }))).data as Json;
+  const history = (await call('v2.session.history', client.v2.session.history({ sessionID }))).data as JsonObject;
   expect(history.data.length).toBeGreaterThan(3);
   const log = new AbortController();
   const events = await client.v2.session.events({ sessionID, after: '0' }, {
@@ -147,11 +147,11 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
     sseMaxRetryAttempts: 0,
   } as never);
   called.add('v2.session.events');
-  const first = (await events.stream[Symbol.asyncIterator]().next()).value as Json;
+  const first = (await events.stream[Symbol.asyncIterator]().next()).value as JsonObject;
   expect(first.id).toBe(history.data[0].id);
   log.abort();
   await call('v2.session.compact', client.v2.session.compact({ sessionID }));
-  const userMessage = messages.data.find((m: Json) => m.type === 'user') as Json;
+  const userMessage = messages.data.find((m: JsonObject) => m.type === 'user') as JsonObject;
   await call('v2.session.revert.stage', client.v2.session.revert.stage({ sessionID, messageID: userMessage.id }));
   await call('v2.session.revert.clear', client.v2.session.revert.clear({ sessionID }), 204);
   await call('v2.session.revert.stage', client.v2.session.revert.stage({ sessionID, messageID: userMessage.id }));
@@ -170,24 +170,24 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
         save: ['/home/dev/shared/*'],
       }),
     )
-  ).data as Json;
+  ).data as JsonObject;
   expect(asked.data.effect).toBe('ask');
   const requestID = asked.data.id as string;
   const mine = (await call('v2.session.permission.list', client.v2.session.permission.list({ sessionID })))
-    .data as Json;
-  expect(mine.data.map((p: Json) => p.id)).toEqual([requestID]);
+    .data as JsonObject;
+  expect(mine.data.map((p: JsonObject) => p.id)).toEqual([requestID]);
   await call('v2.session.permission.get', client.v2.session.permission.get({ sessionID, requestID }));
   await call(
     'v2.session.permission.reply',
     client.v2.session.permission.reply({ sessionID, requestID, reply: 'always' }),
     204,
   );
-  const saved = (await call('v2.permission.saved.list', client.v2.permission.saved.list())).data as Json;
-  const lint = (saved.data as Json[]).find((s) => s.resource === '/home/dev/shared/*')!;
+  const saved = (await call('v2.permission.saved.list', client.v2.permission.saved.list())).data as JsonObject;
+  const lint = (saved.data as JsonObject[]).find((s) => s.resource === '/home/dev/shared/*')!;
   await call('v2.permission.saved.remove', client.v2.permission.saved.remove({ id: lint.id }), 204);
   const avatar = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
   const questions = (await call('v2.session.question.list', client.v2.session.question.list({ sessionID: avatar })))
-    .data as Json;
+    .data as JsonObject;
   await call(
     'v2.session.question.reply',
     client.v2.session.question.reply({
@@ -199,7 +199,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   );
   const migration = 'ses_dfc5ac1e2ffeHs7KdW4yR9zPaE';
   const asking = (await call('v2.session.question.list', client.v2.session.question.list({ sessionID: migration })))
-    .data as Json;
+    .data as JsonObject;
   await call(
     'v2.session.question.reject',
     client.v2.session.question.reject({ sessionID: migration, requestID: asking.data[0].id }),
@@ -207,13 +207,13 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
   );
 
   // 6. A terminal: created, renamed, typed into over its WebSocket, removed.
-  const pty = (await call('v2.pty.create', client.v2.pty.create({ title: 'scratch' }))).data as Json;
+  const pty = (await call('v2.pty.create', client.v2.pty.create({ title: 'scratch' }))).data as JsonObject;
   const ptyID = pty.data.id as string;
   await call('v2.pty.get', client.v2.pty.get({ ptyID }));
   await call('v2.pty.update', client.v2.pty.update({ ptyID, title: 'scratch 2', size: { rows: 30, cols: 100 } }));
   const ticket = (
     await call('v2.pty.connectToken', client.v2.pty.connectToken({ ptyID }, { headers: { 'x-opencode-ticket': '1' } }))
-  ).data as Json;
+  ).data as JsonObject;
   const socket = await openSocket(
     `${sim.url.replace(/^http/, 'ws')}/api/pty/${ptyID}/connect?ticket=${ticket.data.ticket as string}`,
   );
@@ -238,15 +238,15 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
           inputs: {},
         } as never),
       )
-    ).data as Json;
+    ).data as JsonObject;
   const oauth = await browserAttempt();
   const attemptID = oauth.data.attemptID as string;
   const polled = (await call('v2.integration.attempt.status', client.v2.integration.attempt.status({ attemptID })))
-    .data as Json;
+    .data as JsonObject;
   expect(polled.data.status).toBe('pending');
   await advance('1m');
   const settled = (await call('v2.integration.attempt.status', client.v2.integration.attempt.status({ attemptID })))
-    .data as Json;
+    .data as JsonObject;
   expect(settled.data.status).toBe('complete');
   const other = await browserAttempt();
   await call(
@@ -265,8 +265,8 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
     204,
   );
   const anthropic = (await call('v2.integration.get', client.v2.integration.get({ integrationID: 'anthropic' })))
-    .data as Json;
-  const credentialID = anthropic.data.connections.find((c: Json) => c.type === 'credential').id as string;
+    .data as JsonObject;
+  const credentialID = anthropic.data.connections.find((c: JsonObject) => c.type === 'credential').id as string;
   await call('v2.credential.update', client.v2.credential.update({ credentialID, label: 'Flow key' }), 204);
   await call('v2.credential.remove', client.v2.credential.remove({ credentialID }), 204);
 
@@ -277,7 +277,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
       'v2.projectCopy.create',
       client.v2.projectCopy.create({ projectID, strategy: 'git_worktree', directory: '/home/dev/copies' } as never),
     )
-  ).data as Json;
+  ).data as JsonObject;
   await call(
     'v2.projectCopy.refresh',
     client.v2.projectCopy.refresh({ projectID, directory: copy.directory } as never),
@@ -299,7 +299,7 @@ it('every method of client.v2 completes, in the order a frontend calls them', as
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === 'constructor') continue;
       const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
-      if (descriptor.get) walk((node as Json)[key], `${path}.${key}`);
+      if (descriptor.get) walk((node as JsonObject)[key], `${path}.${key}`);
       else if (typeof descriptor.value === 'function') methods.push(`${path}.${key}`);
     }
   };

@@ -11,8 +11,8 @@ import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Frame = { type: string; data: Json; location?: Json; durable?: unknown };
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Frame = { type: string; data: JsonObject; location?: JsonObject; durable?: unknown };
 
 /** One integration with a scripted failure, and one whose OAuth attempt settles on its second poll. */
 const SCRIPTED = defineScenario({

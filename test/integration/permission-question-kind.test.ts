@@ -12,8 +12,8 @@ import { realDocProblemsAt } from '../support/real-doc.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Frame = { id: string; type: string; data: Json; durable?: unknown; location?: { directory: string } };
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Frame = { id: string; type: string; data: JsonObject; durable?: unknown; location?: { directory: string } };
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const OTHER = 'ses_dfc5ad9f0ffeQm3LpX8vT2bNcR';

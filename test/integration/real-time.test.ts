@@ -35,12 +35,12 @@ const scenario = (extra: { start?: string } = {}) =>
     ...extra,
   });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function json(sim: SimulatorHandle, path: string): Promise<Json> {
+async function json(sim: SimulatorHandle, path: string): Promise<JsonObject> {
   const res = await fetch(`${sim.url}${path}`);
   expect(res.status, path).toBe(200);
-  return (await res.json()) as Json;
+  return (await res.json()) as JsonObject;
 }
 
 async function started(sim: SimulatorHandle, id: string): Promise<number> {

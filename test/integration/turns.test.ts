@@ -10,7 +10,7 @@ import { createApp } from '../../src/app.js';
 import { specProblems } from '../support/spec-validator.js';
 
 type App = Awaited<ReturnType<typeof createApp>>;
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const MAIN = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 // A session the scenario scripts no turn for.
@@ -20,9 +20,11 @@ const stage = { messageID: 'msg_203a52106001tZWYWeFGLbY095' };
 const app = () => createApp({ scenario: 'default', log: () => {} });
 
 /** One session's events (the scenario's other sessions, commands and forms keep their own time alongside). */
-async function events(sim: App, after = 0, sessionID = MAIN): Promise<Json[]> {
+async function events(sim: App, after = 0, sessionID = MAIN): Promise<JsonObject[]> {
   const res = await request(sim).get(`/__sim/events?after=${after}`).expect(200);
-  return (res.body.entries as Json[]).filter((e) => e.kind === 'event' && (e.data as Json).sessionID === sessionID);
+  return (res.body.entries as JsonObject[]).filter(
+    (e) => e.kind === 'event' && (e.data as JsonObject).sessionID === sessionID,
+  );
 }
 
 async function advance(sim: App, ms: number): Promise<number> {
@@ -30,12 +32,12 @@ async function advance(sim: App, ms: number): Promise<number> {
 }
 
 /** A page of messages, held to the spec the way every answer is. */
-async function messages(sim: App, sessionID: string, query = ''): Promise<{ text: string; body: Json }> {
+async function messages(sim: App, sessionID: string, query = ''): Promise<{ text: string; body: JsonObject }> {
   const res = await request(sim).get(`/api/session/${sessionID}/message${query}`);
   expect(res.status).toBe(200);
   expect(res.headers['x-sim-violations']).toBeUndefined();
   expect(specProblems('v2.session.messages', res.status, res.body, res.headers['content-type'])).toEqual([]);
-  return { text: res.text, body: res.body as Json };
+  return { text: res.text, body: res.body as JsonObject };
 }
 
 describe('a scripted turn over HTTP', () => {
@@ -71,7 +73,7 @@ describe('a scripted turn over HTTP', () => {
     expect(
       streaming.every((e) => e.time > start && e.time <= start + 1000 && e.cause.timer === `session:${MAIN}`),
     ).toBe(true);
-    const mid = (await messages(sim, MAIN, '?limit=2')).body.data as Json[];
+    const mid = (await messages(sim, MAIN, '?limit=2')).body.data as JsonObject[];
     expect(mid.map((m) => m.type)).toEqual(['assistant', 'synthetic']);
     expect(mid[0]?.content[0]).toMatchObject({ type: 'reasoning' });
     expect(mid[0]?.time.completed).toBeUndefined();
@@ -85,7 +87,7 @@ describe('a scripted turn over HTTP', () => {
     // The provider's 529 was retried by the runtime, which shows nothing of it.
     expect(rest.map((e) => e.type)).not.toContain('session.next.retried');
     expect((await request(sim).post(`/api/session/${MAIN}/revert/stage`).send(stage)).status).toBe(200);
-    const done = (await messages(sim, MAIN, '?limit=4')).body.data as Json[];
+    const done = (await messages(sim, MAIN, '?limit=4')).body.data as JsonObject[];
     expect(done.map((m) => [m.type, m.finish])).toEqual([
       ['assistant', 'stop'],
       ['assistant', 'tool-calls'],
@@ -170,7 +172,7 @@ describe('a generated turn over HTTP', () => {
     const [one, two] = [await transcript(), await transcript()];
     expect(two.answers).toEqual(one.answers);
     expect(two.events).toEqual(one.events);
-    const types = (one.events as Json[]).map((e) => e.type);
+    const types = (one.events as JsonObject[]).map((e) => e.type);
     expect(types.at(-1)).toBe('session.turn.status');
     expect(types).toEqual(
       expect.arrayContaining([
@@ -180,7 +182,7 @@ describe('a generated turn over HTTP', () => {
         'session.next.step.ended',
       ]),
     );
-    expect((one.events as Json[]).find((e) => e.type === 'session.turn.started')?.data).toMatchObject({
+    expect((one.events as JsonObject[]).find((e) => e.type === 'session.turn.started')?.data).toMatchObject({
       scripted: false,
       number: 0,
     });

@@ -17,8 +17,8 @@ import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';
 import { params, runs, timeoutFor } from './harness.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-type Frame = { id: string; type: string; data: Json };
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Frame = { id: string; type: string; data: JsonObject };
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const BASE_RUNS = 200;
@@ -65,7 +65,7 @@ afterAll(async () => {
   await sim?.close();
 });
 
-async function read(path: string, init?: RequestInit): Promise<{ status: number; body: Json | undefined }> {
+async function read(path: string, init?: RequestInit): Promise<{ status: number; body: JsonObject | undefined }> {
   const res = await fetch(`${sim.url}${path}`, init);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
@@ -127,7 +127,7 @@ async function play(seed: string, prompt: string, tree: number, steps: number[])
 
   const page = await read(messagesPath);
   problems.push(...answerProblems('v2.session.messages', 'messages after', page));
-  const messages = (page.body?.data ?? []) as Json[];
+  const messages = (page.body?.data ?? []) as JsonObject[];
   const assistants = messages.filter((m) => m.type === 'assistant');
   // The turn did play: a user message and at least one assistant message with something in it.
   expect(messages.some((m) => m.type === 'user' && m.text === prompt)).toBe(true);

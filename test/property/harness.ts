@@ -378,7 +378,7 @@ const PARTITION_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 const PARTITION_PREFIX = '/__partition/';
 const CONTROL_PREFIX = '/__sim';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Templates of every operation, streams included (they route, though they are never fuzzed). */
 const ROUTES = operations.map((o) => ({ operationId: o.operationId, method: o.method, segments: o.path.split('/') }));
@@ -514,12 +514,12 @@ export function answerProblems(
 
   // 1. Whatever the request: JSON whenever there is a body, an error always has one, no stack trace, no 5xx
   //    but a declared one asked for, no 1xx or 3xx as the final answer.
-  let body: Json | undefined;
+  let body: JsonObject | undefined;
   if (answer.body.length > 0) {
     if (!contentType?.toLowerCase().startsWith('application/json'))
       problems.push(`a body with content-type ${contentType ?? '(none)'}: ${answer.text.slice(0, 200)}`);
     try {
-      body = JSON.parse(answer.text) as Json;
+      body = JSON.parse(answer.text) as JsonObject;
     } catch {
       problems.push(`a body that is not JSON: ${answer.text.slice(0, 200)}`);
     }

@@ -22,7 +22,7 @@ import {
   type Trace,
 } from '../support/turn-fidelity.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const has = (type: string) => (events: StreamEvent[]) => events.some((e) => e.type === type);
@@ -30,7 +30,10 @@ const stops = (n: number) => (events: StreamEvent[]) =>
   events.filter((e) => e.type === 'session.next.step.ended' && e.data.finish === 'stop').length >= n;
 
 /** Answers each request of a kind as it is asked, until the turn is over. */
-function answering(kind: 'permission' | 'question', answer: (driver: Json) => Promise<unknown>): FidelityCase['drive'] {
+function answering(
+  kind: 'permission' | 'question',
+  answer: (driver: JsonObject) => Promise<unknown>,
+): FidelityCase['drive'] {
   return async ({ client, sessionID, until, events }) => {
     const done = new Set<string>();
     const type = `${kind}.v2.asked`;
@@ -51,7 +54,7 @@ const over = (list: StreamEvent[]) =>
     (e) =>
       (e.type === 'session.next.step.ended' && e.data.finish === 'stop') ||
       e.type === 'session.next.step.failed' ||
-      (e.type === 'session.next.tool.failed' && (e.data.error as Json).message === 'Tool execution interrupted'),
+      (e.type === 'session.next.tool.failed' && (e.data.error as JsonObject).message === 'Tool execution interrupted'),
   );
 const permission = (reply: 'once' | 'always' | 'reject') =>
   answering('permission', ({ client, sessionID, requestID }) =>
@@ -249,8 +252,8 @@ const ASKING: FidelityCase[] = [
 ];
 
 /** A step of the engine's own form as the scenario writes it. */
-function scenarioStep(step: TurnStep): Json {
-  const { kind, ...rest } = step as TurnStep & Json;
+function scenarioStep(step: TurnStep): JsonObject {
+  const { kind, ...rest } = step as TurnStep & JsonObject;
   if (kind === 'text' || kind === 'reasoning') {
     const { text, ...options } = rest;
     return { ...options, [kind]: text };
@@ -267,7 +270,7 @@ function shippedTurns(): FidelityCase[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .flatMap((file) => {
-      const scenario = parse(readFileSync(`${dir}${file}`, 'utf8')) as { turns?: Array<{ steps: Json[] }> };
+      const scenario = parse(readFileSync(`${dir}${file}`, 'utf8')) as { turns?: Array<{ steps: JsonObject[] }> };
       return (scenario.turns ?? []).map((turn, i) => ({
         name: `shipped ${file.replace('.yaml', '')} turn ${i + 1}`,
         steps: turn.steps,
@@ -304,7 +307,7 @@ const generated = (): FidelityCase[] =>
     steps: generateTurn(createRandom(`fidelity:${i}`), prompt, FILES).map(scenarioStep),
   }));
 
-const GROUPS: Array<{ title: string; cases: FidelityCase[]; extra?: Json }> = [
+const GROUPS: Array<{ title: string; cases: FidelityCase[]; extra?: JsonObject }> = [
   { title: 'turns', cases: TURNS },
   { title: 'permissions asked mid-turn', cases: ASKING, extra: ASKING_AGENTS },
   { title: 'the shipped scenarios', cases: shippedTurns() },

@@ -8,14 +8,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
 const addFormats = plugin.default ?? plugin;
 
 const DIR = new URL('../../spec/real-server/', import.meta.url);
 const FILE = readdirSync(DIR).find((f) => f.endsWith('.openapi.json'))!;
-export const realDoc: Json = JSON.parse(readFileSync(new URL(FILE, DIR), 'utf8'));
+export const realDoc: JsonObject = JSON.parse(readFileSync(new URL(FILE, DIR), 'utf8'));
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -23,9 +23,9 @@ ajv.addSchema(realDoc, 'real');
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 const where = new Map<string, { path: string; method: string }>();
-for (const [path, item] of Object.entries(realDoc.paths as Json))
+for (const [path, item] of Object.entries(realDoc.paths as JsonObject))
   for (const method of METHODS) {
-    const id = (item as Json)[method]?.operationId as string | undefined;
+    const id = (item as JsonObject)[method]?.operationId as string | undefined;
     if (id) where.set(id, { path, method });
   }
 
@@ -54,10 +54,10 @@ export function realDocProblemsAt(path: string, method: string, status: number, 
 
 /** The real server's document's schema for each event type it declares (`type` a one-valued enum, a `data`). */
 const eventSchemas = new Map<string, string>();
-for (const [name, schema] of Object.entries(realDoc.components.schemas as Json)) {
-  const type = (schema as Json).properties?.type as Json | undefined;
+for (const [name, schema] of Object.entries(realDoc.components.schemas as JsonObject)) {
+  const type = (schema as JsonObject).properties?.type as JsonObject | undefined;
   const one = type?.const ?? (type?.enum?.length === 1 ? type.enum[0] : undefined);
-  if (typeof one === 'string' && (schema as Json).properties?.data) eventSchemas.set(one, name);
+  if (typeof one === 'string' && (schema as JsonObject).properties?.data) eventSchemas.set(one, name);
 }
 
 /**

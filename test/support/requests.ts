@@ -5,7 +5,7 @@
  */
 import { deref, operations, parameters, requestBody } from './spec-validator.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 export const MSG = 'msg_203a52106001tZWYWeFGLbY095';
@@ -95,20 +95,20 @@ const handWritten: Record<string, SampleRequest> = {
 /** An id for a path parameter that fits its pattern: the scenario's own where the default scenario has one. */
 const ID_BY_PREFIX: Record<string, string> = { ses: SES, msg_: MSG, frm_: FRM, sh_: SH, que: QUE };
 
-const resolved = (node: Json): Json => deref(node).node;
+const resolved = (node: JsonObject): JsonObject => deref(node).node;
 
 /** The smallest value a schema accepts: required properties only, the first of any choice. */
-export function minimalValue(schema: Json | undefined, name = 'x', depth = 0): unknown {
+export function minimalValue(schema: JsonObject | undefined, name = 'x', depth = 0): unknown {
   // A schema may contain itself: past this depth the smallest value is null.
   if (depth > 12) return null;
   const node = resolved(schema ?? {});
   if (node.const !== undefined) return node.const;
   if (Array.isArray(node.enum)) return node.enum[0];
   if (Array.isArray(node.allOf))
-    return Object.assign({}, ...node.allOf.map((s: Json) => minimalValue(s, name, depth + 1)));
+    return Object.assign({}, ...node.allOf.map((s: JsonObject) => minimalValue(s, name, depth + 1)));
   for (const choice of ['anyOf', 'oneOf'] as const)
     if (Array.isArray(node[choice])) {
-      const notNull = node[choice].find((s: Json) => resolved(s).type !== 'null') ?? node[choice][0];
+      const notNull = node[choice].find((s: JsonObject) => resolved(s).type !== 'null') ?? node[choice][0];
       return minimalValue(notNull, name, depth + 1);
     }
   const type = Array.isArray(node.type) ? node.type.find((t: string) => t !== 'null') : node.type;

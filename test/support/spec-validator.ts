@@ -7,13 +7,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const plugin = formatsModule as unknown as ((ajv: Ajv2020) => Ajv2020) & { default?: (ajv: Ajv2020) => Ajv2020 };
 const addFormats = plugin.default ?? plugin;
 
 export const SPEC_FILE = new URL('../../spec/session-agent.openapi.yaml', import.meta.url);
-export const spec: Json = parse(readFileSync(SPEC_FILE, 'utf8'));
+export const spec: JsonObject = parse(readFileSync(SPEC_FILE, 'utf8'));
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -23,17 +23,17 @@ export interface SpecOperation {
   operationId: string;
   method: string;
   path: string;
-  raw: Json;
+  raw: JsonObject;
 }
 
-export const operations: SpecOperation[] = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
-  Object.entries(item as Json)
+export const operations: SpecOperation[] = Object.entries(spec.paths as JsonObject).flatMap(([path, item]) =>
+  Object.entries(item as JsonObject)
     .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
     .map(([method, raw]) => ({
-      operationId: (raw as Json).operationId as string,
+      operationId: (raw as JsonObject).operationId as string,
       method: method.toUpperCase(),
       path,
-      raw: raw as Json,
+      raw: raw as JsonObject,
     })),
 );
 
@@ -44,14 +44,14 @@ export function operation(operationId: string): SpecOperation {
 }
 
 /** A node with its `$ref`s followed, and the pointer of the last one followed. */
-export function deref(node: Json): { node: Json; pointer?: string } {
+export function deref(node: JsonObject): { node: JsonObject; pointer?: string } {
   let pointer: string | undefined;
   while (node && typeof node.$ref === 'string') {
     pointer = node.$ref as string;
     node = pointer
       .slice(2)
       .split('/')
-      .reduce((n: Json, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
+      .reduce((n: JsonObject, part) => n[part.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
   }
   return { node, pointer };
 }
@@ -61,18 +61,18 @@ export function deref(node: Json): { node: Json; pointer?: string } {
  * win by name and place, as OpenAPI says): probes that read `raw.parameters` as written see only the few
  * parameters the spec happens to inline, and silently skip every operation that shares a component parameter.
  */
-export function parameters(operationId: string): Json[] {
+export function parameters(operationId: string): JsonObject[] {
   const op = operation(operationId);
-  const resolve = (list: Json[] | undefined): Json[] => (list ?? []).map((p) => deref(p).node);
+  const resolve = (list: JsonObject[] | undefined): JsonObject[] => (list ?? []).map((p) => deref(p).node);
   const own = resolve(op.raw.parameters);
-  const inherited = resolve((spec.paths as Json)[op.path].parameters).filter(
+  const inherited = resolve((spec.paths as JsonObject)[op.path].parameters).filter(
     (p) => !own.some((o) => o.name === p.name && o.in === p.in),
   );
   return [...inherited, ...own];
 }
 
 /** The request body and its JSON schema, `$ref`s resolved, for the same reason as `parameters`. */
-export function requestBody(operationId: string): { required: boolean; schema?: Json } | undefined {
+export function requestBody(operationId: string): { required: boolean; schema?: JsonObject } | undefined {
   const raw = operation(operationId).raw.requestBody;
   if (!raw) return undefined;
   const body = deref(raw).node;
@@ -89,10 +89,10 @@ export function declaredTags(operationId: string, status: number): string[] {
   const raw = operation(operationId).raw.responses[String(status)];
   if (!raw) return [];
   const response = deref(raw).node;
-  const tagsOf = (node: Json): string[] => {
+  const tagsOf = (node: JsonObject): string[] => {
     const schema = deref(node).node;
     const choices = schema.anyOf ?? schema.oneOf;
-    if (choices) return (choices as Json[]).flatMap(tagsOf);
+    if (choices) return (choices as JsonObject[]).flatMap(tagsOf);
     const named = schema.properties?._tag ?? schema.properties?.name;
     return named?.const !== undefined ? [named.const] : (named?.enum ?? []);
   };

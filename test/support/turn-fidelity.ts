@@ -14,13 +14,13 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { startSimulator } from '../../src/index.js';
 import { startRealRuntime } from '../../src/real-runtime/real-runtime.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 type Client = ReturnType<typeof createOpencodeClient>;
 
 export interface StreamEvent {
   id?: string;
   type: string;
-  data: Json;
+  data: JsonObject;
   [key: string]: unknown;
 }
 
@@ -37,10 +37,10 @@ export interface Driver {
 export interface FidelityCase {
   /** Also the prompt's text, which the scripted model matches. */
   name: string;
-  steps: Json[];
+  steps: JsonObject[];
   drive?: (driver: Driver) => Promise<void>;
   /** Turns the same session plays after this one (prompted by the drive), each matched by its prompt. */
-  later?: Array<{ prompt: string; steps: Json[] }>;
+  later?: Array<{ prompt: string; steps: JsonObject[] }>;
   /** When the turn is over; by default the last step ended with `stop`, or a step failed. */
   settled?: (events: StreamEvent[]) => boolean;
 }
@@ -71,7 +71,7 @@ function write(dir: string, files: Record<string, string>): void {
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The scenario both sides play: one session per case, its one turn matched by the prompt's text. */
-export function fidelityScenario(cases: readonly FidelityCase[], extra: Json = {}): Json {
+export function fidelityScenario(cases: readonly FidelityCase[], extra: JsonObject = {}): JsonObject {
   const prompts = cases.flatMap((c) => [c.name, ...(c.later ?? []).map((t) => t.prompt)].map((p) => p.toLowerCase()));
   // The scripted model matches a prompt by what it contains: no prompt may hold another.
   for (const p of prompts)
@@ -104,7 +104,7 @@ async function collect(client: Client, signal: AbortSignal): Promise<StreamEvent
 
 /** A session's events from its prompt on: what came before (its creation, an agent switch) is not the turn's. */
 function bySession(all: StreamEvent[], sessionID: string): StreamEvent[] {
-  const mine = all.filter((e) => (e.data as Json | undefined)?.sessionID === sessionID);
+  const mine = all.filter((e) => (e.data as JsonObject | undefined)?.sessionID === sessionID);
   const from = mine.findIndex((e) => e.type === 'session.next.prompt.admitted');
   return from < 0 ? [] : mine.slice(from);
 }
@@ -132,7 +132,10 @@ async function playCase(c: FidelityCase, driver: Driver): Promise<string | undef
 }
 
 /** Plays every case on the simulator, each in its scenario session, moving virtual time until it settles. */
-export async function playOnSimulator(cases: readonly FidelityCase[], extra: Json = {}): Promise<Map<string, Trace>> {
+export async function playOnSimulator(
+  cases: readonly FidelityCase[],
+  extra: JsonObject = {},
+): Promise<Map<string, Trace>> {
   const sim = await startSimulator({ scenario: fidelityScenario(cases, extra) as never });
   const abort = new AbortController();
   const out = new Map<string, Trace>();
@@ -176,7 +179,7 @@ export function workspaceFor(
   const lines = new Map<string, Set<string>>();
   for (const c of cases)
     for (const step of [...c.steps, ...(c.later ?? []).flatMap((t) => t.steps)]) {
-      const input = step.input as Json | undefined;
+      const input = step.input as JsonObject | undefined;
       const path = input?.path ?? input?.filePath;
       if (typeof step.tool !== 'string' || typeof path !== 'string' || step.error !== undefined) continue;
       // The search tools' path is a directory; a written file need not exist.
@@ -189,7 +192,7 @@ export function workspaceFor(
   // What a search finds is there even when an edit running beside it has already changed the file it edits.
   for (const c of cases)
     for (const step of c.steps) {
-      const input = step.input as Json | undefined;
+      const input = step.input as JsonObject | undefined;
       const found = /Line \d+:|:\d+:/.test(String(step.result));
       if (step.tool !== 'grep' || typeof input?.pattern !== 'string' || !found) continue;
       const dir = typeof input.path === 'string' ? input.path : '.';
@@ -201,7 +204,7 @@ export function workspaceFor(
 /** Plays every case on the real server, each in a session of its own, its model scripted by the same cases. */
 export async function playOnRealServer(
   cases: readonly FidelityCase[],
-  options: { files?: Record<string, string>; extra?: Json; timeoutMs?: number } = {},
+  options: { files?: Record<string, string>; extra?: JsonObject; timeoutMs?: number } = {},
 ): Promise<Map<string, Trace>> {
   const dir = mkdtempSync(join(tmpdir(), 'sim-fidelity-'));
   write(dir, options.files ?? {});
@@ -251,8 +254,8 @@ export function shapeOf(value: unknown): unknown {
     return items.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(items[i - 1]));
   }
   if (typeof value === 'object') {
-    const obj = value as Json;
-    const out: Json = {};
+    const obj = value as JsonObject;
+    const out: JsonObject = {};
     for (const key of Object.keys(obj).sort()) out[key] = shapeOf(obj[key]);
     return out;
   }
@@ -271,8 +274,8 @@ export function formOf(value: unknown, key = ''): unknown {
     const items = value.map((v) => formOf(v));
     return items.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(items[i - 1]));
   }
-  const obj = value as Json;
-  const out: Json = {};
+  const obj = value as JsonObject;
+  const out: JsonObject = {};
   for (const k of Object.keys(obj).sort()) out[k] = formOf(obj[k], k);
   return out;
 }
@@ -360,14 +363,14 @@ function pathDifference(a: unknown, b: unknown, at: string): string | undefined 
       }
       return undefined;
     }
-    const ak = Object.keys(a as Json);
-    const bk = Object.keys(b as Json);
+    const ak = Object.keys(a as JsonObject);
+    const bk = Object.keys(b as JsonObject);
     const onlySim = ak.filter((k) => !bk.includes(k));
     const onlyReal = bk.filter((k) => !ak.includes(k));
     if (onlySim.length || onlyReal.length)
       return `${at || '.'}: keys only on the simulator [${onlySim.join(', ')}], only on the real server [${onlyReal.join(', ')}]`;
     for (const k of ak) {
-      const d = pathDifference((a as Json)[k], (b as Json)[k], `${at}.${k}`);
+      const d = pathDifference((a as JsonObject)[k], (b as JsonObject)[k], `${at}.${k}`);
       if (d) return d;
     }
     return undefined;

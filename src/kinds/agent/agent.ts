@@ -7,7 +7,7 @@ import { absoluteDirectory } from '../location.js';
 import { resolveLocation } from '../../openapi/location.js';
 import type { Scenario } from '../../format/scenario-types.js';
 import { answered, locationAnswer, reportDuplicates } from '../answers.js';
-import type { Json, Kind, ReadContext } from '../kind.js';
+import type { JsonObject, Kind, ReadContext } from '../kind.js';
 import { baseRules, defaultAgents, type Rule } from './defaults.js';
 import { format } from './format.js';
 import type { AgentSection } from './section.generated.js';
@@ -23,7 +23,12 @@ export const agent: Kind<AgentSection, Pick<Scenario, 'sessions'>> = {
   read(source, context) {
     if (source.agents === undefined) return {};
     const agents = source.agents.map((raw, i) => {
-      const record: Json & { id: string } = { request: { headers: {}, body: {} }, mode: 'all', hidden: false, ...raw };
+      const record: JsonObject & { id: string } = {
+        request: { headers: {}, body: {} },
+        mode: 'all',
+        hidden: false,
+        ...raw,
+      };
       // The rules an agent takes by default name paths of the location, so they are checked as made for one.
       const served =
         record.permissions === undefined ? { ...record, permissions: baseRules('/home/dev/project') } : record;
@@ -51,7 +56,7 @@ export const agent: Kind<AgentSection, Pick<Scenario, 'sessions'>> = {
 };
 
 /** The agents as listed for a location: the scenario's (the base rules where they name none), else the defaults. */
-function listedAgents(world: World, directory: string): Json[] {
+function listedAgents(world: World, directory: string): JsonObject[] {
   const { agents } = world.scenario;
   return agents
     ? agents.map((a) => (a.permissions === undefined ? { ...a, permissions: baseRules(directory) } : a))

@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 
 /** A permission rule as the client types it (`PermissionV2Rule`); the last that matches decides. */
 export type Rule = { action: string; resource: string; effect: 'allow' | 'deny' | 'ask' };
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const rule = (action: string, resource: string, effect: Rule['effect']): Rule => ({ action, resource, effect });
 
@@ -37,10 +37,10 @@ export function baseRules(directory: string): Rule[] {
 
 const REQUEST = { headers: {}, body: {} };
 
-export function defaultAgents(directory: string): Json[] {
+export function defaultAgents(directory: string): JsonObject[] {
   const base = baseRules(directory);
   const plans = `${homeOf(directory)}/.local/share/opencode/plans`;
-  const hidden = (id: string, system: string): Json => ({
+  const hidden = (id: string, system: string): JsonObject => ({
     id,
     request: REQUEST,
     system,

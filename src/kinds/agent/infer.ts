@@ -1,9 +1,9 @@
 /** The agents listed (scenario-from, the agent kind's part). */
-import type { Timeline } from '../draft.js';
-import { dataOf, firstAnswer, type Inferred, type Json } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { dataOf, firstAnswer, type Inferred, type JsonObject } from '../inference.js';
 
 export function inferAgents(timeline: Timeline): Inferred {
   const listing = firstAnswer(timeline, 'v2.agent.list');
   if (!listing) return {};
-  return { agents: ((dataOf(listing) as Json[] | undefined) ?? []).map((value) => ({ value, from: [listing] })) };
+  return { agents: ((dataOf(listing) as JsonObject[] | undefined) ?? []).map((value) => ({ value, from: [listing] })) };
 }

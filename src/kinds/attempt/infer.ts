@@ -6,7 +6,7 @@
  * integration an attempt belongs to must be declared: when the integration kind did not infer it, the first
  * with an OAuth method is taken, or a stand-in is added here.
  */
-import type { Step, Timeline } from '../draft.js';
+import type { Step, Timeline } from '../inference.js';
 import { ATTEMPT_LIFETIME } from '../integration/flows.js';
 import { attemptsTheWorldStarts, recordedStarts } from '../integration/infer.js';
 import {
@@ -14,21 +14,21 @@ import {
   formatDuration,
   instant,
   trusted,
-  type DraftSoFar,
+  type InferenceSoFar,
   type Inferred,
-  type Json,
+  type JsonObject,
   type Part,
-} from '../draft.js';
+} from '../inference.js';
 
-export function inferAttempts(timeline: Timeline, draft: DraftSoFar): Inferred {
+export function inferAttempts(timeline: Timeline, inference: InferenceSoFar): Inferred {
   // Those the world starts itself, from their method's inferred `attempt`, are not the scenario's.
-  const started = attemptsTheWorldStarts(timeline, draft.integrations ?? []);
-  const attempts = attemptsOf(timeline).filter((p) => !started.has((p.value as Json).id as string));
-  const kept = new Set(attempts.map((p) => (p.value as Json).id));
+  const started = attemptsTheWorldStarts(timeline, inference.integrations ?? []);
+  const attempts = attemptsOf(timeline).filter((p) => !started.has((p.value as JsonObject).id as string));
+  const kept = new Set(attempts.map((p) => (p.value as JsonObject).id));
   const rules = recordedStarts(timeline)
     .filter((start) => kept.has(start.attempt.attemptID))
     .map(({ step }): Part => {
-      const when: Json = { operation: 'v2.integration.connect.oauth', params: step.params };
+      const when: JsonObject = { operation: 'v2.integration.connect.oauth', params: step.params };
       if (step.at > 0) when.after = formatDuration(step.at);
       return {
         value: { when, then: { status: step.status, body: step.answer }, times: 1 },
@@ -38,20 +38,22 @@ export function inferAttempts(timeline: Timeline, draft: DraftSoFar): Inferred {
     });
   return {
     attempts,
-    integrations: undeclaredIntegrations(attempts, draft.integrations ?? []),
+    integrations: undeclaredIntegrations(attempts, inference.integrations ?? []),
     ...(rules.length ? { rules } : {}),
   };
 }
 
-/** Gives each attempt an integration the draft declares; returns the stand-ins it had to declare. */
+/** Gives each attempt an integration the inference declares; returns the stand-ins it had to declare. */
 function undeclaredIntegrations(attempts: Part[], listed: readonly Part[]): Part[] {
-  const integrations = listed.map((p) => p.value as Json);
+  const integrations = listed.map((p) => p.value as JsonObject);
   const added: Part[] = [];
   for (const attempt of attempts) {
-    const value = attempt.value as Json;
+    const value = attempt.value as JsonObject;
     if (integrations.some((i) => i.id === value.integrationID)) continue;
     // Nothing recorded said whose attempt it was: the first integration with an OAuth method, else a stand-in.
-    const oauth = integrations.find((i) => ((i.methods as Json[] | undefined) ?? []).some((m) => m.type === 'oauth'));
+    const oauth = integrations.find((i) =>
+      ((i.methods as JsonObject[] | undefined) ?? []).some((m) => m.type === 'oauth'),
+    );
     if (oauth && !value.integrationID) {
       value.integrationID = oauth.id;
       attempt.note =
@@ -74,17 +76,21 @@ function attemptsOf(timeline: Timeline): Part[] {
   const ids = [...new Set(polls.map((s) => s.params.attemptID as string))];
   return ids.map((id): Part => {
     const mine = polls.filter((s) => s.params.attemptID === id);
-    const answers = mine.map((s) => dataOf(s) as Json);
-    const time = (answers[0] as Json).time as { created: number; expires: number };
+    const answers = mine.map((s) => dataOf(s) as JsonObject);
+    const time = (answers[0] as JsonObject).time as { created: number; expires: number };
     const { integrationID, from: startedBy } = integrationOf(timeline, id, mine);
-    const value: Json = { id, integrationID: integrationID ?? '', created: instant(time.created, timeline.origin) };
+    const value: JsonObject = {
+      id,
+      integrationID: integrationID ?? '',
+      created: instant(time.created, timeline.origin),
+    };
     if (time.expires - time.created !== ATTEMPT_LIFETIME) value.expires = formatDuration(time.expires - time.created);
     const settled = answers.findIndex((a) => a.status === 'complete' || a.status === 'failed');
     const notes = [`polled: ${answers.map((a) => a.status as string).join(', ')}`];
     const from = [...startedBy, ...mine];
     if (settled >= 0) {
-      const outcome = answers[settled] as Json;
-      const settles: Json = { as: outcome.status, poll: settled + 1 };
+      const outcome = answers[settled] as JsonObject;
+      const settles: JsonObject = { as: outcome.status, poll: settled + 1 };
       if (outcome.status === 'failed' && typeof outcome.message === 'string') settles.message = outcome.message;
       const credential =
         outcome.status === 'complete' && integrationID
@@ -106,14 +112,14 @@ function integrationOf(timeline: Timeline, attemptID: string, polls: Step[]): { 
     (s) =>
       s.method === 'POST' &&
       /^\/api\/integration\/[^/]+\/connect\/oauth$/.test(s.path) &&
-      (dataOf(s) as Json | undefined)?.attemptID === attemptID,
+      (dataOf(s) as JsonObject | undefined)?.attemptID === attemptID,
   );
   if (start) return { integrationID: decodeURIComponent(start.path.split('/')[3] as string), from: [start] };
   const settled = timeline.events.find(
     (e) => e.type === 'integration.attempt.settled' && e.data.attemptID === attemptID,
   );
   if (settled) return { integrationID: settled.data.integrationID as string, from: [] };
-  const completing = polls.find((p) => (dataOf(p) as Json).status === 'complete');
+  const completing = polls.find((p) => (dataOf(p) as JsonObject).status === 'complete');
   const announced =
     completing && timeline.events.find((e) => e.type === 'integration.connection.updated' && e.at >= completing.at);
   return { integrationID: announced ? (announced.data.integrationID as string) : undefined, from: [] };
@@ -123,11 +129,13 @@ function credentialAfter(
   timeline: Timeline,
   integrationID: string,
   poll: Step,
-): { value: Json; step: Step } | undefined {
+): { value: JsonObject; step: Step } | undefined {
   for (const step of timeline.steps) {
     if (step.at < poll.at || step.operation?.operationId !== 'v2.integration.list' || !trusted(step)) continue;
-    const integration = ((dataOf(step) as Json[] | undefined) ?? []).find((i) => i.id === integrationID);
-    const credential = ((integration?.connections as Json[] | undefined) ?? []).find((c) => c.type === 'credential');
+    const integration = ((dataOf(step) as JsonObject[] | undefined) ?? []).find((i) => i.id === integrationID);
+    const credential = ((integration?.connections as JsonObject[] | undefined) ?? []).find(
+      (c) => c.type === 'credential',
+    );
     if (credential)
       return {
         value: { id: credential.id, ...(typeof credential.label === 'string' ? { label: credential.label } : {}) },

@@ -1,6 +1,6 @@
 /** The experimental features on (scenario-from, the capability kind's part); the answer has no envelope. */
-import type { Timeline } from '../draft.js';
-import { firstAnswer, isObject, type Inferred } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { firstAnswer, isObject, type Inferred } from '../inference.js';
 
 export function inferCapabilities(timeline: Timeline): Inferred {
   const answer = firstAnswer(timeline, 'experimental.capabilities.get');

@@ -1,14 +1,14 @@
 /**
  * The project's file tree from what a recording shows of it (scenario-from, the file kind's part): directory
  * listings and searches name paths, reads give a file its contents. Paths are made relative to the project the
- * draft declares (else to each answer's own directory).
+ * inference declares (else to each answer's own directory).
  */
 import { posix } from 'node:path';
-import type { Step, Timeline } from '../draft.js';
-import { dataOf, isObject, trusted, type DraftSoFar, type Inferred, type Part } from '../draft.js';
+import type { Step, Timeline } from '../inference.js';
+import { dataOf, isObject, trusted, type InferenceSoFar, type Inferred, type Part } from '../inference.js';
 
-export function inferFiles(timeline: Timeline, draft: DraftSoFar): Inferred {
-  const files = filesOf(timeline, draft.project[0]?.value as { directory: string } | undefined);
+export function inferFiles(timeline: Timeline, inference: InferenceSoFar): Inferred {
+  const files = filesOf(timeline, inference.project[0]?.value as { directory: string } | undefined);
   return files ? { files: [files] } : {};
 }
 

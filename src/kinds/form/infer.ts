@@ -3,30 +3,30 @@
  * cancelled between two listings without a reply, and those answered without ever being listed. The session
  * a form names must be declared: one the session kind did not infer is added here.
  */
-import type { Step, TimedEvent, Timeline } from '../draft.js';
+import type { Step, TimedEvent, Timeline } from '../inference.js';
 import {
   between,
   dataOf,
   formatDuration,
   trusted,
-  type DraftSoFar,
+  type InferenceSoFar,
   type Inferred,
-  type Json,
+  type JsonObject,
   type Part,
   undeclaredSessions,
-} from '../draft.js';
+} from '../inference.js';
 
-export function inferForms(timeline: Timeline, draft: DraftSoFar): Inferred {
+export function inferForms(timeline: Timeline, inference: InferenceSoFar): Inferred {
   const forms = formsOf(timeline);
-  return { forms, sessions: undeclaredSessions(forms, draft.sessions ?? [], 'declared for its form') };
+  return { forms, sessions: undeclaredSessions(forms, inference.sessions ?? [], 'declared for its form') };
 }
 
 function formsOf(timeline: Timeline): Part[] {
   const listings = timeline.steps.filter((s) => s.operation?.operationId === 'v2.form.request.list' && trusted(s));
   const replies = timeline.steps.filter((s) => s.operation?.operationId === 'v2.session.form.reply');
-  const records = new Map<string, { record: Json; seenIn: number[] }>();
+  const records = new Map<string, { record: JsonObject; seenIn: number[] }>();
   listings.forEach((listing, index) => {
-    for (const form of (dataOf(listing) as Json[] | undefined) ?? []) {
+    for (const form of (dataOf(listing) as JsonObject[] | undefined) ?? []) {
       const entry = records.get(form.id as string) ?? { record: form, seenIn: [] };
       entry.seenIn.push(index);
       records.set(form.id as string, entry);
@@ -36,12 +36,12 @@ function formsOf(timeline: Timeline): Part[] {
   for (const [id, { record, seenIn }] of records) {
     const first = seenIn[0] as number;
     const last = seenIn[seenIn.length - 1] as number;
-    const value: Json = { ...record };
+    const value: JsonObject = { ...record };
     const from = seenIn.map((i) => listings[i] as Step);
     const events: TimedEvent[] = [];
     const notes: string[] = [];
     const createdEvent = timeline.events.find(
-      (e) => e.type === 'form.created' && (e.data.form as Json | undefined)?.id === id,
+      (e) => e.type === 'form.created' && (e.data.form as JsonObject | undefined)?.id === id,
     );
     if (first > 0 || (createdEvent && createdEvent.at > 0)) {
       const before = listings[first - 1];
@@ -66,8 +66,9 @@ function formsOf(timeline: Timeline): Part[] {
   // A form answered without ever being listed: its fields are guessed from the answer.
   for (const reply of replies) {
     const id = reply.params.formID;
-    if (!id || records.has(id) || reply.status !== 204 || parts.some((p) => (p.value as Json).id === id)) continue;
-    const answer = ((reply.body as Json | undefined)?.answer ?? {}) as Json;
+    if (!id || records.has(id) || reply.status !== 204 || parts.some((p) => (p.value as JsonObject).id === id))
+      continue;
+    const answer = ((reply.body as JsonObject | undefined)?.answer ?? {}) as JsonObject;
     const fields = Object.entries(answer).map(([key, v]) => ({
       key,
       type: Array.isArray(v)

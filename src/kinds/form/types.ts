@@ -1,5 +1,5 @@
 /** The form kind's shapes: a scenario form's definition, its live state and its events. */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 export type FormRecord = Record<string, unknown> & {
   id: string;
   sessionID: string;
@@ -38,8 +38,8 @@ declare module '../../state/world.js' {
 
 declare module '../../state/events.js' {
   interface EventCatalog {
-    'form.created': { form: Json & { id: string; sessionID: string } };
-    'form.replied': { id: string; sessionID: string; answer: Json };
+    'form.created': { form: JsonObject & { id: string; sessionID: string } };
+    'form.replied': { id: string; sessionID: string; answer: JsonObject };
     'form.cancelled': { id: string; sessionID: string };
   }
 }

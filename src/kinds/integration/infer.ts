@@ -3,8 +3,16 @@
  * an OAuth attempt started with each method went: the first recorded start of a method becomes its `attempt`
  * (mode, address, instructions, and the poll or code that settled it), so the world starts the next one alike.
  */
-import type { Step, Timeline } from '../draft.js';
-import { dataOf, firstAnswer, formatDuration, trusted, type Inferred, type Json, type Part } from '../draft.js';
+import type { Step, Timeline } from '../inference.js';
+import {
+  dataOf,
+  firstAnswer,
+  formatDuration,
+  trusted,
+  type Inferred,
+  type JsonObject,
+  type Part,
+} from '../inference.js';
 import { ATTEMPT_LIFETIME } from './flows.js';
 
 /** How far a recorded `time.created` may lie from its request and still be the moment the world stamps. */
@@ -27,7 +35,10 @@ interface RecordedStart {
 export function inferIntegrations(timeline: Timeline): Inferred {
   const listing = firstAnswer(timeline, 'v2.integration.list');
   if (!listing) return {};
-  const parts: Part[] = ((dataOf(listing) as Json[] | undefined) ?? []).map((value) => ({ value, from: [listing] }));
+  const parts: Part[] = ((dataOf(listing) as JsonObject[] | undefined) ?? []).map((value) => ({
+    value,
+    from: [listing],
+  }));
   const seen = new Set<string>();
   // A start whose recorded creation is not its request's moment could not be the world's: a rule answers it.
   for (const start of recordedStarts(timeline).filter((s) => onTime(timeline, s))) {
@@ -67,8 +78,9 @@ export function recordedStarts(timeline: Timeline): RecordedStart[] {
 export function attemptsTheWorldStarts(timeline: Timeline, integrations: readonly Part[]): Set<string> {
   const started = new Set<string>();
   for (const start of recordedStarts(timeline)) {
-    const integration = integrations.find((p) => (p.value as Json).id === start.integrationID)?.value as Json;
-    const methods = (integration?.methods as Json[] | undefined) ?? [];
+    const integration = integrations.find((p) => (p.value as JsonObject).id === start.integrationID)
+      ?.value as JsonObject;
+    const methods = (integration?.methods as JsonObject[] | undefined) ?? [];
     const flowed = methods.some((m) => m.id === start.methodID && m.type === 'oauth' && m.attempt !== undefined);
     if (flowed && onTime(timeline, start)) started.add(start.attempt.attemptID);
   }
@@ -83,9 +95,9 @@ function onTime(timeline: Timeline, start: RecordedStart): boolean {
 }
 
 function annotate(parts: Part[], start: RecordedStart, timeline: Timeline): void {
-  const part = parts.find((p) => (p.value as Json).id === start.integrationID);
-  const original = part?.value as Json | undefined;
-  const index = ((original?.methods as Json[] | undefined) ?? []).findIndex(
+  const part = parts.find((p) => (p.value as JsonObject).id === start.integrationID);
+  const original = part?.value as JsonObject | undefined;
+  const index = ((original?.methods as JsonObject[] | undefined) ?? []).findIndex(
     (m) => m.type === 'oauth' && m.id === start.methodID,
   );
   if (!part || !original || index < 0) return;
@@ -100,12 +112,12 @@ function annotate(parts: Part[], start: RecordedStart, timeline: Timeline): void
   const completions = timeline.steps.filter(
     (s) => s.operation?.operationId === 'v2.integration.attempt.complete' && s.params.attemptID === attemptID,
   );
-  const flow: Json = { ...(mode === 'code' ? { mode } : {}), url, instructions };
+  const flow: JsonObject = { ...(mode === 'code' ? { mode } : {}), url, instructions };
   if (time.expires - time.created !== ATTEMPT_LIFETIME) flow.expires = formatDuration(time.expires - time.created);
   const statuses = polls.map((s) => dataOf(s) as { status: string; message?: string });
   const outcome = outcomeOf(mode, polls, completions);
   if (outcome) {
-    const settles: Json = { as: outcome.as, ...(outcome.poll ? { poll: outcome.poll } : {}) };
+    const settles: JsonObject = { as: outcome.as, ...(outcome.poll ? { poll: outcome.poll } : {}) };
     const failed = statuses.find((s) => s.status === 'failed');
     if (outcome.as === 'failed' && failed?.message) settles.message = failed.message;
     const label = outcome.as === 'complete' ? labelAfter(timeline, start, outcome.at) : undefined;
@@ -113,7 +125,7 @@ function annotate(parts: Part[], start: RecordedStart, timeline: Timeline): void
     flow.settles = settles;
   }
   // A copy: the recorded answer stays as it was recorded, for the comparison that follows.
-  const methods = [...(original.methods as Json[])];
+  const methods = [...(original.methods as JsonObject[])];
   methods[index] = { ...methods[index], attempt: flow };
   part.value = { ...original, methods };
   part.from.push(start.step, ...polls, ...completions);
@@ -131,7 +143,7 @@ function outcomeOf(
     const done = completions.find((s) => s.status === 204);
     if (done) return { as: 'complete', at: done.at };
     const refused = completions.find(
-      (s) => s.status === 400 && (s.answer as Json | undefined)?.kind === 'integration_authorization',
+      (s) => s.status === 400 && (s.answer as JsonObject | undefined)?.kind === 'integration_authorization',
     );
     return refused ? { as: 'failed', at: refused.at } : undefined;
   }
@@ -148,8 +160,10 @@ function labelAfter(timeline: Timeline, start: RecordedStart, after: number): st
   for (const step of timeline.steps) {
     if (step.at < Math.max(after, start.step.at) || step.operation?.operationId !== 'v2.integration.list') continue;
     if (!trusted(step)) continue;
-    const integration = ((dataOf(step) as Json[] | undefined) ?? []).find((i) => i.id === start.integrationID);
-    const credential = ((integration?.connections as Json[] | undefined) ?? []).find((c) => c.type === 'credential');
+    const integration = ((dataOf(step) as JsonObject[] | undefined) ?? []).find((i) => i.id === start.integrationID);
+    const credential = ((integration?.connections as JsonObject[] | undefined) ?? []).find(
+      (c) => c.type === 'credential',
+    );
     if (typeof credential?.label === 'string') return credential.label;
   }
   return undefined;

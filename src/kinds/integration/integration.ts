@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../../errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, locationAnswer, NO_CONTENT, reportDuplicates } from '../answers.js';
-import type { Json, Kind } from '../kind.js';
+import type { JsonObject, Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
 import { DEFAULT_INTEGRATIONS } from './defaults.js';
 import { readIntegration } from './flows.js';
@@ -157,4 +157,4 @@ export const integration: Kind<IntegrationSection> = {
   infer: () => import('./infer.js').then((m) => m.inferIntegrations),
 };
 
-export type { Json };
+export type { JsonObject };

@@ -2,10 +2,10 @@
  * The integration kind's shapes: integrations with their connections (credentials), how an OAuth attempt
  * started with each of their OAuth methods goes, and their events.
  */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** An integration as the API shows it (the scenario's `attempt` of each OAuth method already taken out). */
-export type IntegrationRecord = Json & { id: string; connections: Array<Json> };
+export type IntegrationRecord = JsonObject & { id: string; connections: Array<JsonObject> };
 
 export type OAuthMode = 'auto' | 'code';
 
@@ -58,7 +58,7 @@ declare module '../../state/events.js' {
       credential: { type: 'credential'; id: string; label: string };
     };
     'integration.connection.updated': { integrationID: string };
-    'integration.updated': Json;
+    'integration.updated': JsonObject;
     /** sim: a credential's label changed (the real server announces `integration.connection.updated`). */
     'credential.relabelled': { credentialID: string; label: string };
     /** sim: a credential was removed from its integration (announced the same way). */

@@ -4,7 +4,7 @@
  * and their models newest first.
  */
 import type { World } from '../../state/world.js';
-import type { Json } from '../kind.js';
+import type { JsonObject } from '../kind.js';
 import { findModel, SESSION_MODEL } from './read.js';
 import { interfaceRecord } from './records.js';
 import type { ModelDefinition, ProviderDefinition } from './types.js';
@@ -29,7 +29,7 @@ export function activeProviders(world: World): ProviderDefinition[] {
 }
 
 /** `GET /api/model`: the models of the active providers, newest release first (ties keep the catalogue's order). */
-export function listedModels(world: World): Json[] {
+export function listedModels(world: World): JsonObject[] {
   const models = activeProviders(world).flatMap((p) => p.models.filter((m) => appeared(world, m)));
   return models.map((m) => m.info).sort((a, b) => b.time.released - a.time.released);
 }
@@ -38,7 +38,7 @@ export function listedModels(world: World): Json[] {
  * `GET /api/model/default` when the scenario has no `model:`: the catalogue's record of the model sessions
  * start with, in the interface document's shape; else its first model.
  */
-export function defaultModel(world: World): Json | undefined {
+export function defaultModel(world: World): JsonObject | undefined {
   const { providers } = world.scenario;
   const found: ModelDefinition | undefined = findModel(providers, SESSION_MODEL) ?? providers[0]?.models[0];
   return found && interfaceRecord(found.info);

@@ -3,8 +3,8 @@
  * listed, each with the models the model list gave it. Providers a recording lists were active then, so they
  * are written `active: true` (whatever the integrations inferred beside them say).
  */
-import type { Timeline } from '../draft.js';
-import { dataOf, firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { dataOf, firstAnswer, isObject, type Inferred, type JsonObject, type Part } from '../inference.js';
 import { SESSION_MODEL } from './read.js';
 import { interfaceRecord } from './records.js';
 
@@ -17,8 +17,8 @@ export function inferModel(timeline: Timeline): Inferred {
   inferred.providers = providers;
   // Sessions start with the default model, which the catalogue must list: without a recorded one, and with
   // a catalogue that lacks the simulator's, the newest model listed is the default.
-  const listed: Json[] = providers.flatMap((p) => {
-    const provider = p.value as { id: string; models: Json[] };
+  const listed: JsonObject[] = providers.flatMap((p) => {
+    const provider = p.value as { id: string; models: JsonObject[] };
     return provider.models.map((m) => ({ ...m, providerID: provider.id }));
   });
   const hasSessionModel = listed.some((m) => m.id === SESSION_MODEL.id && m.providerID === SESSION_MODEL.providerID);
@@ -35,15 +35,15 @@ export function inferModel(timeline: Timeline): Inferred {
   return inferred;
 }
 
-const released = (m: Json) => (m.time as { released?: number } | undefined)?.released ?? 0;
+const released = (m: JsonObject) => (m.time as { released?: number } | undefined)?.released ?? 0;
 
 function inferProviders(timeline: Timeline): Part[] {
   const listing = firstAnswer(timeline, 'v2.provider.list');
   const modelListing = firstAnswer(timeline, 'v2.model.list');
   if (!listing && !modelListing) return [];
   const from = [listing, modelListing].filter((s) => s !== undefined);
-  const models = ((modelListing && (dataOf(modelListing) as Json[] | undefined)) ?? []).filter(isObject);
-  const providers = ((listing && (dataOf(listing) as Json[] | undefined)) ?? []).filter(isObject);
+  const models = ((modelListing && (dataOf(modelListing) as JsonObject[] | undefined)) ?? []).filter(isObject);
+  const providers = ((listing && (dataOf(listing) as JsonObject[] | undefined)) ?? []).filter(isObject);
   // Without the provider list, a provider is known by its models alone, and named by its id.
   for (const id of new Set(models.map((m) => m.providerID as string))) {
     if (!providers.some((p) => p.id === id)) providers.push({ id, name: id });
@@ -59,7 +59,7 @@ function inferProviders(timeline: Timeline): Part[] {
 }
 
 /** A listed model as a provider's section holds it: its provider is the one it sits under. */
-function withoutProvider(model: Json): Json {
+function withoutProvider(model: JsonObject): JsonObject {
   const copy = { ...model };
   delete copy.providerID;
   return copy;

@@ -6,7 +6,7 @@
 import type { Path } from '../kind.js';
 import { reportDuplicates } from '../answers.js';
 import type { ScenarioProvider, ScenarioProviderModel } from '../../format/scenario-types.js';
-import type { Json, ReadContext } from '../kind.js';
+import type { JsonObject, ReadContext } from '../kind.js';
 import { DEFAULT_PROVIDERS } from './defaults.js';
 import { catalogueRecord, modelApi } from './records.js';
 import type { ModelSection } from './section.generated.js';
@@ -112,7 +112,7 @@ function readModel(
  */
 function withDefaultModel(
   providers: ProviderDefinition[],
-  model: Json,
+  model: JsonObject,
   declared: boolean,
   context: ReadContext,
 ): ProviderDefinition[] {

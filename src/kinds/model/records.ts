@@ -4,30 +4,30 @@
  * `settings`, `headers`, `body`), and the ways from one to the other, so the default model reads the same in
  * both answers.
  */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 interface Api {
   id?: string;
   type: 'aisdk' | 'native';
   package?: string;
   url?: string;
-  settings?: Json;
+  settings?: JsonObject;
 }
 
 interface Request {
   headers: Record<string, string>;
-  body: Json;
+  body: JsonObject;
 }
 
 interface Variant {
   id: string;
-  settings?: Json;
+  settings?: JsonObject;
   headers: Record<string, string>;
-  body: Json;
+  body: JsonObject;
 }
 
 /** A provider's `api` as one of its models carries it: the model's id at the provider, as the provider speaks. */
-export function modelApi(provider: Json, id: string): Json {
+export function modelApi(provider: JsonObject, id: string): JsonObject {
   const api = provider.api as Api;
   if (api.type === 'native')
     return { id, type: 'native', ...(api.url ? { url: api.url } : {}), settings: api.settings ?? {} };
@@ -41,7 +41,7 @@ export function modelApi(provider: Json, id: string): Json {
 }
 
 /** The catalogue's record of a `Model`, on top of what the catalogue already had of it (`base`). */
-export function catalogueRecord(model: Json, provider: Json, base?: Json): Json {
+export function catalogueRecord(model: JsonObject, provider: JsonObject, base?: JsonObject): JsonObject {
   const baseApi = base?.api as Api | undefined;
   const baseRequest = base?.request as Request | undefined;
   const providerRequest = (provider.request as Request | undefined) ?? { headers: {}, body: {} };
@@ -56,8 +56,8 @@ export function catalogueRecord(model: Json, provider: Json, base?: Json): Json 
     api,
     capabilities: model.capabilities,
     request: {
-      headers: (model.headers as Json | undefined) ?? baseRequest?.headers ?? providerRequest.headers,
-      body: (model.body as Json | undefined) ?? baseRequest?.body ?? providerRequest.body,
+      headers: (model.headers as JsonObject | undefined) ?? baseRequest?.headers ?? providerRequest.headers,
+      body: (model.body as JsonObject | undefined) ?? baseRequest?.body ?? providerRequest.body,
     },
     variants: ((model.variants as Variant[] | undefined) ?? []).map(({ id, headers, body }) => ({ id, headers, body })),
     time: model.time,
@@ -69,7 +69,7 @@ export function catalogueRecord(model: Json, provider: Json, base?: Json): Json 
 }
 
 /** The interface document's `Model` of a catalogue record (`GET /api/model/default`). */
-export function interfaceRecord(info: Json): Json {
+export function interfaceRecord(info: JsonObject): JsonObject {
   const api = info.api as Api;
   const request = (info.request as Request | undefined) ?? { headers: {}, body: {} };
   return {

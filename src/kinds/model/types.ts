@@ -2,18 +2,18 @@
  * The model kind's shapes: the default model record, and the model catalogue (providers with their models),
  * as the scenario has it or, without one, as the default catalogue (./defaults.ts) has it.
  */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** A model of the catalogue: its `ModelV2Info` as `GET /api/model` lists it, and when it appears. */
 export interface ModelDefinition {
-  readonly info: Json & { id: string; providerID: string; time: { released: number } };
+  readonly info: JsonObject & { id: string; providerID: string; time: { released: number } };
   /** Virtual time it joins the catalogue (`catalog.updated`); absent: there from the start. */
   readonly appears?: number;
 }
 
 /** A provider of the catalogue: its `ProviderV2Info`, whether it is active, when it appears, its models. */
 export interface ProviderDefinition {
-  readonly info: Json & { id: string; name: string; integrationID?: string };
+  readonly info: JsonObject & { id: string; name: string; integrationID?: string };
   /**
    * true: always listed; false: never listed (provider.get still finds it); absent: listed while the
    * integration it belongs to has a connection, or when the world has no such integration.

@@ -1,5 +1,5 @@
 /** The permission kind's shapes: pending permission requests, saved permissions, their state and events. */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 export type PermissionReply = 'once' | 'always' | 'reject';
 
@@ -16,7 +16,7 @@ export interface PermissionRequestRecord {
   action: string;
   resources: readonly string[];
   save?: readonly string[];
-  metadata?: Json;
+  metadata?: JsonObject;
   source?: PermissionSource;
 }
 

@@ -1,6 +1,6 @@
 /** The plugins loaded (scenario-from, the plugin kind's part). */
-import type { Timeline } from '../draft.js';
-import { dataOf, firstAnswer, type Inferred, type Json, type Part } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { dataOf, firstAnswer, type Inferred, type JsonObject, type Part } from '../inference.js';
 
 export function inferPlugins(timeline: Timeline): Inferred {
   const plugins = pluginsOf(timeline);
@@ -11,7 +11,11 @@ export function inferPlugins(timeline: Timeline): Inferred {
 function pluginsOf(timeline: Timeline): Part | undefined {
   const listed = firstAnswer(timeline, 'v2.plugin.list');
   if (listed)
-    return { value: ((dataOf(listed) as Json[] | undefined) ?? []).map((p) => p.id), from: [listed], whole: true };
+    return {
+      value: ((dataOf(listed) as JsonObject[] | undefined) ?? []).map((p) => p.id),
+      from: [listed],
+      whole: true,
+    };
   const added = timeline.events.filter((e) => e.type === 'plugin.added' && typeof e.data.id === 'string');
   if (!added.length) return undefined;
   return {

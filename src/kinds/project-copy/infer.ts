@@ -4,13 +4,13 @@
  * removal asked for force).
  */
 import { posix } from 'node:path';
-import type { Step, Timeline } from '../draft.js';
-import { isObject, type Inferred, type Json } from '../draft.js';
+import type { Step, Timeline } from '../inference.js';
+import { isObject, type Inferred, type JsonObject } from '../inference.js';
 
 const isCopyError = (s: Step) => isObject(s.answer) && s.answer.name === 'ProjectCopyError';
 
 export function inferProjectCopy(timeline: Timeline): Inferred {
-  const value: Json = {};
+  const value: JsonObject = {};
   const from: Step[] = [];
   const copies = timeline.steps.filter((s) => s.operation?.operationId === 'v2.projectCopy.create');
   const failed = copies.filter((s) => s.status === 400 && isCopyError(s));
@@ -29,7 +29,7 @@ export function inferProjectCopy(timeline: Timeline): Inferred {
 }
 
 /** Copies a removal found (204, or refused for changes) that no creation of the recording made before it. */
-function existingCopies(timeline: Timeline, creations: Step[]): { copies: Json[]; from: Step[] } {
+function existingCopies(timeline: Timeline, creations: Step[]): { copies: JsonObject[]; from: Step[] } {
   const made = new Set(
     creations.flatMap((s) =>
       s.status === 200 && isObject(s.answer) && typeof s.answer.directory === 'string' ? [s.answer.directory] : [],
@@ -41,7 +41,8 @@ function existingCopies(timeline: Timeline, creations: Step[]): { copies: Json[]
     const directory = step.body.directory;
     if (typeof directory !== 'string' || !directory.startsWith('/')) continue;
     const path = posix.resolve(directory);
-    const dirty = step.status === 400 && isCopyError(step) && (step.answer as Json & { data: Json }).data.forceRequired;
+    const dirty =
+      step.status === 400 && isCopyError(step) && (step.answer as JsonObject & { data: JsonObject }).data.forceRequired;
     if (made.has(path) || (step.status !== 204 && dirty !== true)) continue;
     const known = found.get(path) ?? { dirty: false, from: [] };
     found.set(path, { dirty: known.dirty || dirty === true, from: [...known.from, step] });

@@ -2,8 +2,8 @@
  * PTYs the recording shows existing before it created any (scenario-from, the pty kind's part): each as the
  * first trusted list or get answer shows it, in the location it was listed in.
  */
-import type { Step, Timeline } from '../draft.js';
-import { dataOf, isObject, trusted, type Inferred, type Json, type Part } from '../draft.js';
+import type { Step, Timeline } from '../inference.js';
+import { dataOf, isObject, trusted, type Inferred, type JsonObject, type Part } from '../inference.js';
 
 export function inferPtys(timeline: Timeline): Inferred {
   return { ptys: ptysOf(timeline) };
@@ -24,16 +24,16 @@ function ptysOf(timeline: Timeline): Part[] {
   const created = new Set(
     timeline.steps
       .filter((s) => s.operation?.operationId === 'v2.pty.create')
-      .map((s) => (dataOf(s) as Json | undefined)?.id),
+      .map((s) => (dataOf(s) as JsonObject | undefined)?.id),
   );
   const parts = new Map<string, Part>();
   for (const step of timeline.steps) {
     if (!READS.has(step.operation?.operationId ?? '') || !trusted(step) || step.status !== 200) continue;
     const data = dataOf(step);
-    for (const pty of Array.isArray(data) ? (data as Json[]) : isObject(data) ? [data] : []) {
+    for (const pty of Array.isArray(data) ? (data as JsonObject[]) : isObject(data) ? [data] : []) {
       const id = pty.id as string;
       if (typeof id !== 'string' || created.has(id) || parts.has(id)) continue;
-      const value: Json = { id };
+      const value: JsonObject = { id };
       for (const key of ['title', 'command', 'args', 'cwd', 'pid'] as const)
         if (pty[key] !== undefined) value[key] = pty[key];
       const directory = directoryOf(step);

@@ -3,7 +3,7 @@
  * typing into it answers), its live state (output kept for replay, the line being typed, connections, connect
  * tickets) and its events.
  */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** What a typed line answers, where the scenario says so (before the built-in commands are asked). */
 export interface PtyReply {
@@ -32,7 +32,7 @@ export interface PtyScript {
 
 export interface PtyDefinition {
   /** The record as it started (`PtySession`): its title and status are the live state's. */
-  readonly record: Json & { id: string };
+  readonly record: JsonObject & { id: string };
   /** The absolute directory of the location that holds it; absent: the project directory, decided when served. */
   readonly directory?: string;
   readonly script: PtyScript;
@@ -92,9 +92,9 @@ declare module '../../state/world.js' {
 declare module '../../state/events.js' {
   interface EventCatalog {
     /** metadata: `directory` (the location's, absolute) and `exitsAt` (a command that ends by itself). */
-    'pty.created': { info: Json & { id: string } };
+    'pty.created': { info: JsonObject & { id: string } };
     /** metadata: `size` when the viewport changed. */
-    'pty.updated': { info: Json & { id: string } };
+    'pty.updated': { info: JsonObject & { id: string } };
     'pty.exited': { id: string; exitCode: number };
     'pty.deleted': { id: string };
     /** sim: what the terminal printed (echo, a command's answer, the next prompt) and its state after it. */

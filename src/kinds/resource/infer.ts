@@ -1,6 +1,6 @@
 /** The MCP resources listed (scenario-from, the resource kind's part); the answer is an object by key. */
-import type { Timeline } from '../draft.js';
-import { firstAnswer, isObject, type Inferred } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { firstAnswer, isObject, type Inferred } from '../inference.js';
 
 export function inferResources(timeline: Timeline): Inferred {
   const listing = firstAnswer(timeline, 'experimental.resource.list');

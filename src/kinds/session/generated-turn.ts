@@ -10,7 +10,7 @@ import type { World } from '../../state/world.js';
 import { readPrompt, type Intent, type PromptTopic } from './prompt-topic.js';
 import type { TurnStep } from './types.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const FALLBACK_FILES = [
   'src/App.tsx',
@@ -132,8 +132,8 @@ export function generateTurn(random: Random, prompt: string, files: readonly str
   }
   const tool = (
     name: string,
-    input: Json,
-    outcome: { result?: string; error?: string; structured?: Json },
+    input: JsonObject,
+    outcome: { result?: string; error?: string; structured?: JsonObject },
     takes: number,
   ): TurnStep => ({
     kind: 'tool',

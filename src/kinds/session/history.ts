@@ -8,9 +8,9 @@ import type { World } from '../../state/world.js';
 import { clientSession, createdAt } from './info.js';
 import type { MessageRecord, SessionState } from './types.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
-function eventOf(sessionID: string, m: MessageRecord): { type: string; data: Json } {
+function eventOf(sessionID: string, m: MessageRecord): { type: string; data: JsonObject } {
   const base = { timestamp: m.time.created, sessionID };
   switch (m.type) {
     case 'agent-switched':
@@ -53,7 +53,7 @@ export function sessionHistory(
   world: World,
   session: SessionState,
   project: ProjectContext,
-): Array<{ type: string; data: Json; time: number }> {
+): Array<{ type: string; data: JsonObject; time: number }> {
   const sessionID = session.definition.id;
   const created = createdAt(world, session);
   const info = clientSession(world, session, project, created);

@@ -3,7 +3,7 @@
  * requests did not make, the questions answered, the revert staged, the windows in which they refused as
  * busy, and the agent turns their event streams carried (scenario-from, the session kind's part).
  */
-import type { Step, TimedEvent, Timeline } from '../draft.js';
+import type { Step, TimedEvent, Timeline } from '../inference.js';
 import {
   between,
   dataOf,
@@ -12,9 +12,9 @@ import {
   tagOf,
   trusted,
   type Inferred,
-  type Json,
+  type JsonObject,
   type Part,
-} from '../draft.js';
+} from '../inference.js';
 
 interface SessionSeen {
   id: string;
@@ -25,9 +25,9 @@ interface SessionSeen {
   appears?: number;
   notFound: number[];
   known: number[];
-  messages: Map<string, Json>;
+  messages: Map<string, JsonObject>;
   questions: Set<string>;
-  revert?: Json;
+  revert?: JsonObject;
   notes: string[];
 }
 
@@ -86,7 +86,7 @@ export function inferSessions(timeline: Timeline): Inferred {
     s.from.push(step);
     const op = step.operation.operationId;
     if (op === 'v2.session.messages' && trusted(step)) {
-      for (const m of (dataOf(step) as Json[] | undefined) ?? [])
+      for (const m of (dataOf(step) as JsonObject[] | undefined) ?? [])
         if (typeof m.id === 'string' && !s.messages.has(m.id)) s.messages.set(m.id, m);
     }
     if (op === 'v2.session.question.reply' && step.status === 204 && step.params.requestID)
@@ -113,7 +113,7 @@ export function inferSessions(timeline: Timeline): Inferred {
       s.notes.push('appears: unknown (SessionNotFoundError) before, known from then on');
     }
     const steps = timeline.steps.filter((step) => step.params.sessionID === s.id && step.operation);
-    const value: Json = { id: s.id };
+    const value: JsonObject = { id: s.id };
     if (s.title) value.title = s.title;
     if (s.appears !== undefined && s.appears > 0) value.appears = formatDuration(s.appears);
     const busy = busyWindows(s.id, steps, timeline.events);
@@ -136,7 +136,7 @@ export function inferSessions(timeline: Timeline): Inferred {
  * The listed messages the scenario must start with: all of them but those the replayed requests make again
  * (an agent switch's `agent-switched`, a synthetic message's own, and the agent's reply after it).
  */
-function initialMessages(s: SessionSeen, steps: Step[], origin: number): Json[] {
+function initialMessages(s: SessionSeen, steps: Step[], origin: number): JsonObject[] {
   const all = [...s.messages.values()].sort((a, b) => created(a) - created(b));
   const made = new Set<string>();
   for (const [type, operationId] of Object.entries(MADE_BY)) {
@@ -148,22 +148,22 @@ function initialMessages(s: SessionSeen, steps: Step[], origin: number): Json[] 
     (step) =>
       step.operation?.operationId === 'v2.session.synthetic' &&
       step.status === 204 &&
-      (step.body as Json | undefined)?.resume !== false,
+      (step.body as JsonObject | undefined)?.resume !== false,
   );
   for (const m of all)
     if (m.type === 'assistant' && firstTurn && created(m) >= origin + firstTurn.at) made.add(m.id as string);
   return all.filter((m) => !made.has(m.id as string));
 }
 
-function created(message: Json): number {
+function created(message: JsonObject): number {
   const time = message.time as { created?: number } | undefined;
   return time?.created ?? 0;
 }
 
 /** A staged revert as the scenario writes it (the real server names a file `path`; the spec, `file`). */
-function revertOf(data: unknown): Json | undefined {
+function revertOf(data: unknown): JsonObject | undefined {
   if (!isObject(data) || typeof data.snapshot !== 'string') return undefined;
-  const files = Array.isArray(data.files) ? (data.files as Json[]) : [];
+  const files = Array.isArray(data.files) ? (data.files as JsonObject[]) : [];
   return {
     snapshot: data.snapshot,
     files: files.map((f) => ({
@@ -200,10 +200,11 @@ function busyWindows(
     const last = stages[j] as Step;
     const next = stages[j + 1];
     const busyEvent = status
-      .filter((e) => e.at <= first.at && (e.data.status as Json | undefined)?.type === 'busy')
+      .filter((e) => e.at <= first.at && (e.data.status as JsonObject | undefined)?.type === 'busy')
       .pop();
     const idleEvent = status.find(
-      (e) => e.at >= last.at && (e.data.status as Json | undefined)?.type === 'idle' && (!next || e.at <= next.at),
+      (e) =>
+        e.at >= last.at && (e.data.status as JsonObject | undefined)?.type === 'idle' && (!next || e.at <= next.at),
     );
     const from = busyEvent?.at ?? previousUntil;
     const until = idleEvent?.at ?? (next ? between(last.at + last.durationMs, next.at) : undefined);
@@ -227,7 +228,7 @@ function turnsOf(sessionID: string, steps: Step[], events: TimedEvent[]): Part[]
     (s) =>
       (s.operation?.operationId === 'v2.session.synthetic' &&
         s.status === 204 &&
-        (s.body as Json | undefined)?.resume !== false) ||
+        (s.body as JsonObject | undefined)?.resume !== false) ||
       (s.operation?.operationId === 'v2.session.prompt' && s.status === 200),
   );
   const mine = events.filter((e) => e.data.sessionID === sessionID && e.type.startsWith('session.next.'));
@@ -247,8 +248,8 @@ function turnsOf(sessionID: string, steps: Step[], events: TimedEvent[]): Part[]
   return parts;
 }
 
-function scriptOf(events: TimedEvent[]): Json[] {
-  const steps: Json[] = [];
+function scriptOf(events: TimedEvent[]): JsonObject[] {
+  const steps: JsonObject[] = [];
   const called = new Map<string, TimedEvent>();
   for (const e of events) {
     const d = e.data;
@@ -266,18 +267,19 @@ function scriptOf(events: TimedEvent[]): Json[] {
       case 'session.next.tool.failed': {
         const call = called.get(d.callID as string);
         if (!call) break;
-        const step: Json = { tool: call.data.tool, input: call.data.input ?? {} };
-        if (e.type === 'session.next.tool.failed') step.error = (d.error as Json | undefined)?.message ?? 'failed';
+        const step: JsonObject = { tool: call.data.tool, input: call.data.input ?? {} };
+        if (e.type === 'session.next.tool.failed')
+          step.error = (d.error as JsonObject | undefined)?.message ?? 'failed';
         else
           step.result =
-            ((d.content as Json[] | undefined) ?? []).map((c) => c.text ?? '').join('') ||
+            ((d.content as JsonObject[] | undefined) ?? []).map((c) => c.text ?? '').join('') ||
             (typeof d.result === 'string' ? d.result : '');
         if (e.at > call.at) step.takes = e.at - call.at;
         steps.push(step);
         break;
       }
       case 'session.next.retried': {
-        const error = d.error as Json;
+        const error = d.error as JsonObject;
         steps.push({
           retry: {
             message: error.message,
@@ -287,13 +289,13 @@ function scriptOf(events: TimedEvent[]): Json[] {
         break;
       }
       case 'session.next.step.failed':
-        steps.push({ fail: (d.error as Json | undefined)?.message ?? 'failed' });
+        steps.push({ fail: (d.error as JsonObject | undefined)?.message ?? 'failed' });
         break;
     }
   }
   // The format's rules: nothing after a failure, and a retry must be followed by the retried attempt.
   const failed = steps.findIndex((s) => 'fail' in s);
   const kept = failed >= 0 ? steps.slice(0, failed + 1) : steps;
-  while (kept.length && 'retry' in (kept[kept.length - 1] as Json)) kept.pop();
+  while (kept.length && 'retry' in (kept[kept.length - 1] as JsonObject)) kept.pop();
   return kept;
 }

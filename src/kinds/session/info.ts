@@ -7,7 +7,7 @@ import type { ProjectContext } from '../../openapi/location.js';
 import type { World } from '../../state/world.js';
 import type { SessionLocation, SessionState, TokenUsage } from './types.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** The version sessions report: the client's, whose event types the stream follows. */
 export const SESSION_VERSION = '1.19.3';
@@ -71,7 +71,7 @@ export function locationOf(session: SessionState, project: ProjectContext): Sess
 }
 
 /** The v2 record (`SessionV2Info`). */
-export function sessionV2Info(world: World, session: SessionState, project: ProjectContext): Json {
+export function sessionV2Info(world: World, session: SessionState, project: ProjectContext): JsonObject {
   const { cost, tokens } = usageOf(session);
   const revert = session.revert && {
     messageID: session.revert.messageID,
@@ -99,7 +99,12 @@ export function sessionV2Info(world: World, session: SessionState, project: Proj
 }
 
 /** The client's `Session`, as `session.created` / `session.updated` carry it and the experimental list lists it. */
-export function clientSession(world: World, session: SessionState, project: ProjectContext, updated?: number): Json {
+export function clientSession(
+  world: World,
+  session: SessionState,
+  project: ProjectContext,
+  updated?: number,
+): JsonObject {
   const { cost, tokens } = usageOf(session);
   const location = locationOf(session, project);
   return {

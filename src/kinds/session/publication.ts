@@ -8,10 +8,15 @@ import type { World } from '../../state/world.js';
 import { sessionHistory } from './history.js';
 import { clientSession } from './info.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** The session record events carry, as the client types it (`Session`), at the event's instant. */
-function infoAt(world: World | undefined, sessionID: string, time: number, around: Surroundings): Json | undefined {
+function infoAt(
+  world: World | undefined,
+  sessionID: string,
+  time: number,
+  around: Surroundings,
+): JsonObject | undefined {
   const session = world?.sessions.get(sessionID);
   if (!world || !session) return undefined;
   return clientSession(world, session, { directory: around.directory, id: around.projectID ?? 'global' }, time);

@@ -10,7 +10,7 @@ import type { World } from '../../state/world.js';
 import { locationOf, sessionV2Info, titleOf, updatedAt } from './info.js';
 import type { SessionState } from './types.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 type Order = 'asc' | 'desc';
 type Direction = 'previous' | 'next';
 
@@ -86,7 +86,7 @@ export function sessionRows(world: World, project: ProjectContext, filters: Filt
   return rows;
 }
 
-export function listSessions(world: World, project: ProjectContext, query: SessionListQuery): Json {
+export function listSessions(world: World, project: ProjectContext, query: SessionListQuery): JsonObject {
   if (query.cursor !== undefined && (query.order !== undefined || query.search !== undefined))
     throw new InvalidCursorError('Cursor cannot be combined with order or filters');
   const cursor = query.cursor === undefined ? undefined : decode(query.cursor);

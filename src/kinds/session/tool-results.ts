@@ -22,7 +22,7 @@ export function toolPermission(
   return { action: WRITES.has(tool) ? 'edit' : tool, resource: typeof value === 'string' ? value : '*' };
 }
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 export type ToolPart = Extract<PlannedPart, { kind: 'tool' }>;
 type TextContent = { type: 'text'; text: string };
 
@@ -33,11 +33,11 @@ const lines = (value: string | undefined) => (value ?? '').split('\n').filter((l
  * What a tool answers, in the real tools' shapes (bash's exit, read's file, the search tools' matches, the
  * writers' changes); the script's `result` is the text, its `structured` is laid over the tool's own.
  */
-export function toolOutcome(part: ToolPart, directory: string): { structured: Json; content: TextContent[] } {
+export function toolOutcome(part: ToolPart, directory: string): { structured: JsonObject; content: TextContent[] } {
   const result = part.result;
   const path = inputPath(part.input) ?? '';
   const absolute = path.startsWith('/') ? path : `${directory.replace(/\/+$/, '')}/${path}`;
-  const own = (): { structured: Json; content: TextContent[] } => {
+  const own = (): { structured: JsonObject; content: TextContent[] } => {
     switch (part.tool) {
       case 'bash': {
         // The real bash tool answers every exit: an error is what a failing command printed, and its status.
@@ -111,7 +111,10 @@ export function toolOutcome(part: ToolPart, directory: string): { structured: Js
 }
 
 /** The question tool's answer, as the real one words it. */
-export function questionOutcome(input: Json, answers: string[][]): { structured: Json; content: TextContent[] } {
+export function questionOutcome(
+  input: JsonObject,
+  answers: string[][],
+): { structured: JsonObject; content: TextContent[] } {
   const questions = Array.isArray(input.questions) ? (input.questions as Array<{ question?: unknown }>) : [];
   const pairs = questions.map((q, i) => `"${String(q.question ?? '')}"="${(answers[i] ?? []).join(', ')}"`);
   return {

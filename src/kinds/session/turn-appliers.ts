@@ -8,9 +8,9 @@ import { changeState } from '../answers.js';
 import { turnEntries } from './turn-events.js';
 import type { MessageRecord, PlayingTurn, SessionState } from './types.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
-type Part = Json & { type: string; id: string; time?: Json };
+type Part = JsonObject & { type: string; id: string; time?: JsonObject };
 type TurnEventType = Exclude<
   Extract<keyof EventCatalog, `session.next.${string}`>,
   | 'session.next.agent.switched'
@@ -44,7 +44,7 @@ function onTurn<T extends TurnEventType>(
   };
 }
 
-function finishMessage(turn: PlayingTurn, at: number, fields: Json): void {
+function finishMessage(turn: PlayingTurn, at: number, fields: JsonObject): void {
   if (!turn.message) return;
   Object.assign(turn.message, fields);
   (turn.message.time as { completed?: number }).completed = at;
@@ -182,7 +182,7 @@ export const turnAppliers: Appliers = {
   }),
   'session.next.tool.success': onTurn<'session.next.tool.success'>((turn, data) => {
     const part = partOf(turn, data.callID);
-    const input = (part?.state as Json | undefined)?.input ?? {};
+    const input = (part?.state as JsonObject | undefined)?.input ?? {};
     if (part)
       Object.assign(part, {
         state: {
@@ -197,7 +197,7 @@ export const turnAppliers: Appliers = {
   }),
   'session.next.tool.failed': onTurn<'session.next.tool.failed'>((turn, data) => {
     const part = partOf(turn, data.callID);
-    const input = (part?.state as Json | undefined)?.input ?? {};
+    const input = (part?.state as JsonObject | undefined)?.input ?? {};
     if (part)
       Object.assign(part, {
         state: {

@@ -1,5 +1,5 @@
 /** The session kind's shapes: a scenario session's definition (history, busy windows, turns), its state and events. */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 // The client's types that turn events carry (`Prompt`, `SessionErrorUnknown`, `LlmToolContent`, …).
 export type Prompt = {
   text: string;
@@ -7,7 +7,7 @@ export type Prompt = {
   agents?: Array<{ name: string; source?: PromptSource }>;
 };
 type PromptSource = { start: number; end: number; text: string };
-type ProviderMetadata = Record<string, Json>;
+type ProviderMetadata = Record<string, JsonObject>;
 type ToolProvider = { executed: boolean; metadata?: ProviderMetadata };
 type ToolContent = { type: 'text'; text: string } | { type: 'file'; uri: string; mime: string; name?: string };
 type ErrorUnknown = { type: 'unknown'; message: string };
@@ -326,10 +326,10 @@ declare module '../../state/events.js' {
     'session.next.tool.input.started': StepData & { callID: string; name: string };
     'session.next.tool.input.delta': StepData & { callID: string; delta: string };
     'session.next.tool.input.ended': StepData & { callID: string; text: string };
-    'session.next.tool.called': StepData & { callID: string; tool: string; input: Json; provider: ToolProvider };
+    'session.next.tool.called': StepData & { callID: string; tool: string; input: JsonObject; provider: ToolProvider };
     'session.next.tool.success': StepData & {
       callID: string;
-      structured: Json;
+      structured: JsonObject;
       content: ToolContent[];
       outputPaths?: string[];
       result?: unknown;

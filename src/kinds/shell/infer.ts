@@ -3,8 +3,17 @@
  * timed out. The command's own records say when it started and ended; a recorded `shell.exited` event says
  * how it ended when no record showed it.
  */
-import type { TimedEvent, Timeline } from '../draft.js';
-import { dataOf, formatDuration, instant, isObject, trusted, type Inferred, type Json, type Part } from '../draft.js';
+import type { TimedEvent, Timeline } from '../inference.js';
+import {
+  dataOf,
+  formatDuration,
+  instant,
+  isObject,
+  trusted,
+  type Inferred,
+  type JsonObject,
+  type Part,
+} from '../inference.js';
 
 export function inferShells(timeline: Timeline): Inferred {
   return { shells: shellsOf(timeline) };
@@ -20,11 +29,11 @@ function shellsOf(timeline: Timeline): Part[] {
   const ids = [...new Set(reads.map((s) => s.params.id as string))];
   return ids.map((id): Part => {
     const mine = reads.filter((s) => s.params.id === id);
-    const records = mine.map((s) => dataOf(s) as Json);
-    const first = records[0] as Json;
-    const last = records[records.length - 1] as Json;
-    const started = (first.time as Json).started as number;
-    const value: Json = { id, command: first.command, cwd: first.cwd, shell: first.shell };
+    const records = mine.map((s) => dataOf(s) as JsonObject);
+    const first = records[0] as JsonObject;
+    const last = records[records.length - 1] as JsonObject;
+    const started = (first.time as JsonObject).started as number;
+    const value: JsonObject = { id, command: first.command, cwd: first.cwd, shell: first.shell };
     if (typeof first.pid === 'number') value.pid = first.pid;
     if (typeof first.file === 'string') value.file = first.file;
     if (isObject(first.metadata) && Object.keys(first.metadata).length) value.metadata = first.metadata;
@@ -33,7 +42,7 @@ function shellsOf(timeline: Timeline): Part[] {
     const notes: string[] = [];
     const exited = timeline.events.find((e) => e.type === 'shell.exited' && e.data.id === id);
     const completed =
-      ((last.time as Json).completed as number | undefined) ?? (exited ? timeline.origin + exited.at : undefined);
+      ((last.time as JsonObject).completed as number | undefined) ?? (exited ? timeline.origin + exited.at : undefined);
     const status = last.status !== 'running' ? last.status : exited?.data.status;
     if (exited) events.push(exited);
     if (completed !== undefined && status === 'exited') {

@@ -8,13 +8,13 @@ import { ShellNotFoundError } from '../../errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, changeState, locationAnswer, reportDuplicates } from '../answers.js';
-import type { Json, Kind } from '../kind.js';
+import type { JsonObject, Kind } from '../kind.js';
 import { condition, format } from './format.js';
 import type { ShellSection } from './section.generated.js';
 import type { ShellDefinition, ShellState, ShellStatus } from './types.js';
 
 /** The command as the API shows it (`ShellCommand`); a command with no `cwd` runs in the project directory. */
-export function shellRecord(shell: ShellState, projectDirectory: string): Json {
+export function shellRecord(shell: ShellState, projectDirectory: string): JsonObject {
   const { definition, status, completed, exit } = shell;
   return {
     id: definition.id,

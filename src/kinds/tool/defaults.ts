@@ -5,17 +5,22 @@
  * listing answers, and the real one still names `filePath` where the tools the runtime offers its model take
  * `path` (spec/tools.json, which scenarios' tool calls are held to): the two are kept apart on purpose.
  */
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
 const INT = { minimum: 0, type: 'integer', maximum: Number.MAX_SAFE_INTEGER };
 const str = (description: string) => ({ type: 'string', description });
-const object = (properties: Json, required: string[]) => ({ $schema: SCHEMA, type: 'object', properties, required });
+const object = (properties: JsonObject, required: string[]) => ({
+  $schema: SCHEMA,
+  type: 'object',
+  properties,
+  required,
+});
 
 /** Which models get a GPT-5 tool set: matched against `provider/model`. */
 const GPT5 = '/gpt-5';
 
-export const DEFAULT_TOOLS: Json[] = [
+export const DEFAULT_TOOLS: JsonObject[] = [
   {
     id: 'invalid',
     description: 'Do not use',

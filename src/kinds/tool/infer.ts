@@ -2,8 +2,8 @@
  * The tools (scenario-from, the tool kind's part): those the first tool list gave (its answer is a bare
  * array), then the ids only the id list named, which the provider and model asked about did not get.
  */
-import type { Timeline } from '../draft.js';
-import { firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { firstAnswer, isObject, type Inferred, type JsonObject, type Part } from '../inference.js';
 
 export function inferTools(timeline: Timeline): Inferred {
   const listing = firstAnswer(timeline, 'tool.list');
@@ -13,7 +13,7 @@ export function inferTools(timeline: Timeline): Inferred {
   const asked = listing && `${String(listing.query.provider)}/${String(listing.query.model)}`;
   for (const id of ((ids?.answer as unknown[] | undefined) ?? []).filter((i) => typeof i === 'string')) {
     if (!ids || listed.some((t) => t.id === id)) continue;
-    const value: Json = { id };
+    const value: JsonObject = { id };
     if (asked) value.except = `^${asked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
     parts.push(asked ? { value, from: [ids], note: `not listed for ${asked}` } : { value, from: [ids] });
   }

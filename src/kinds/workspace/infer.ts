@@ -1,6 +1,6 @@
 /** The workspaces a project had before the recording (scenario-from, the workspace kind's part). */
-import type { Timeline } from '../draft.js';
-import { firstAnswer, isObject, type Inferred, type Json, type Part } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { firstAnswer, isObject, type Inferred, type JsonObject, type Part } from '../inference.js';
 
 export function inferWorkspaces(timeline: Timeline): Inferred {
   const listed = firstAnswer(timeline, 'experimental.workspace.list');
@@ -11,12 +11,12 @@ export function inferWorkspaces(timeline: Timeline): Inferred {
   const made = new Set(earlier('experimental.workspace.create').map((s) => (isObject(s.answer) ? s.answer.id : '')));
   const status = firstAnswer(timeline, 'experimental.workspace.status');
   const statusOf = new Map(
-    (Array.isArray(status?.answer) ? (status.answer as Json[]) : []).map((s) => [s.workspaceID, s.status]),
+    (Array.isArray(status?.answer) ? (status.answer as JsonObject[]) : []).map((s) => [s.workspaceID, s.status]),
   );
   const parts: Part[] = [];
-  for (const space of listed.answer as Json[]) {
+  for (const space of listed.answer as JsonObject[]) {
     if (!isObject(space) || typeof space.id !== 'string' || made.has(space.id)) continue;
-    const value: Json = { id: space.id, type: space.type, name: space.name };
+    const value: JsonObject = { id: space.id, type: space.type, name: space.name };
     if (space.branch !== null && space.branch !== undefined) value.branch = space.branch;
     if (typeof space.directory === 'string') value.directory = space.directory;
     if (space.extra !== null && space.extra !== undefined) value.extra = space.extra;

@@ -1,7 +1,7 @@
 /** The worktrees a project had before the recording (scenario-from, the worktree kind's part). */
 import { posix } from 'node:path';
-import type { Timeline } from '../draft.js';
-import { firstAnswer, isObject, type Inferred, type Part } from '../draft.js';
+import type { Timeline } from '../inference.js';
+import { firstAnswer, isObject, type Inferred, type Part } from '../inference.js';
 
 export function inferWorktrees(timeline: Timeline): Inferred {
   const listed = firstAnswer(timeline, 'worktree.list');

@@ -1,11 +1,11 @@
 /**
  * scenario-from for permissions and questions: what a recording lists pending becomes the scenario's, except
  * what the recording's own requests created; a request first listed later is asked then; saved permissions
- * are the first listing's; sessions they name that the draft lacks are declared.
+ * are the first listing's; sessions they name that the inference lacks are declared.
  */
 import { describe, expect, it } from 'vitest';
 import type { Step, TimedEvent } from '../../../src/derive/timeline.js';
-import type { DraftSoFar } from '../../../src/kinds/draft.js';
+import type { InferenceSoFar } from '../../../src/kinds/inference.js';
 import { inferPermissions } from '../../../src/kinds/permission/infer.js';
 import { inferQuestions } from '../../../src/kinds/question/infer.js';
 
@@ -33,7 +33,7 @@ function step(operationId: string, at: number, answer: unknown, params: Record<s
   };
 }
 
-const draft = (sessions: string[]): DraftSoFar => ({
+const inference = (sessions: string[]): InferenceSoFar => ({
   project: [{ value: { directory: '/srv', id: PROJECT }, from: [], whole: true }],
   sessions: sessions.map((id) => ({ value: { id }, from: [] })),
 });
@@ -56,7 +56,7 @@ describe('inferring permissions', () => {
         ],
       }),
     ];
-    const inferred = inferPermissions({ origin: 0, steps: listings, events: [] }, draft([SES]));
+    const inferred = inferPermissions({ origin: 0, steps: listings, events: [] }, inference([SES]));
     expect(inferred.permissions?.map((p) => p.value)).toEqual([
       {
         requests: [bash('per_a', SES), { ...bash('per_b', OTHER), appears: '1s5ms' }],
@@ -73,10 +73,10 @@ describe('inferring permissions', () => {
   it('takes the instant a request was asked from its event, and infers nothing from a quiet recording', () => {
     const asked: TimedEvent = { at: 1234, type: 'permission.v2.asked', data: bash('per_b', SES), seq: 1 };
     const later = step('v2.session.permission.list', 3000, { data: [bash('per_b', SES)] }, { sessionID: SES });
-    const inferred = inferPermissions({ origin: 0, steps: [later], events: [asked] }, draft([SES]));
+    const inferred = inferPermissions({ origin: 0, steps: [later], events: [asked] }, inference([SES]));
     expect(inferred.permissions?.[0]?.value).toEqual({ requests: [{ ...bash('per_b', SES), appears: '1s234ms' }] });
     expect(inferred.permissions?.[0]?.events).toEqual([asked]);
-    expect(inferPermissions({ origin: 0, steps: [], events: [] }, draft([]))).toEqual({});
+    expect(inferPermissions({ origin: 0, steps: [], events: [] }, inference([]))).toEqual({});
   });
 });
 
@@ -92,7 +92,7 @@ describe('inferring questions', () => {
         ],
         events: [],
       },
-      draft([SES]),
+      inference([SES]),
     );
     expect(inferred.questions?.map((p) => p.value)).toEqual([{ ...question, appears: '255ms' }]);
     expect(inferred.sessions?.map((p) => p.value)).toEqual([{ id: OTHER }]);

@@ -11,10 +11,14 @@ import {
 } from '../../../src/openapi/spec-diff.js';
 import { OWN_SPEC, REAL_SPEC, writeNewerInterface } from '../../support/newer-interface.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 /** A small document: one operation with a path parameter, a body, and a 200 answering a `Thing`. */
-function doc(edit: (d: Json & { paths: Record<string, Record<string, Json>>; components: Json }) => void = () => {}) {
+function doc(
+  edit: (
+    d: JsonObject & { paths: Record<string, Record<string, JsonObject>>; components: JsonObject },
+  ) => void = () => {},
+) {
   const d = {
     openapi: '3.1.0',
     paths: {
@@ -64,12 +68,13 @@ function doc(edit: (d: Json & { paths: Record<string, Record<string, Json>>; com
     },
   };
   edit(d as never);
-  return d as Json;
+  return d as JsonObject;
 }
 
-const op = (d: Json) => (d.paths as Record<string, Record<string, Json>>)['/api/thing/{thingID}']?.post as Json;
-const thing = (d: Json) =>
-  ((d.components as Json).schemas as Record<string, Json>).Thing as Json & { properties: Json };
+const op = (d: JsonObject) =>
+  (d.paths as Record<string, Record<string, JsonObject>>)['/api/thing/{thingID}']?.post as JsonObject;
+const thing = (d: JsonObject) =>
+  ((d.components as JsonObject).schemas as Record<string, JsonObject>).Thing as JsonObject & { properties: JsonObject };
 const only = (diff: SpecDiff): ShapeChange[] => {
   expect(diff.changed).toHaveLength(1);
   return diff.changed[0]?.changes ?? [];
@@ -81,7 +86,9 @@ describe('diffSpecs', () => {
     const inlined = doc((d) => {
       const schema = structuredClone(thing(d));
       schema.description = 'other words';
-      ((op(d).responses as Json)['200'] as Json).content = { 'application/json': { schema, examples: { a: {} } } };
+      ((op(d).responses as JsonObject)['200'] as JsonObject).content = {
+        'application/json': { schema, examples: { a: {} } },
+      };
     });
     expect(isIdentical(diffSpecs(doc(), inlined))).toBe(true);
   });
@@ -93,7 +100,7 @@ describe('diffSpecs', () => {
           ...op(d),
           parameters: [
             { name: 'boxID', in: 'path', required: true, schema: { type: 'string' } },
-            ...(op(d).parameters as Json[]),
+            ...(op(d).parameters as JsonObject[]),
           ],
         },
       };
@@ -127,7 +134,7 @@ describe('diffSpecs', () => {
           t.properties.note = { type: 'string' }; // optional property added
           t.required = ['id', 'status', 'size']; // required property added
           t.properties.size = { type: 'integer' };
-          (t.properties.status as Json).enum = ['open', 'closed', 'archived'];
+          (t.properties.status as JsonObject).enum = ['open', 'closed', 'archived'];
         }),
       ),
     );
@@ -144,9 +151,11 @@ describe('diffSpecs', () => {
       diffSpecs(
         doc(),
         doc((d) => {
-          (op(d).parameters as Json[]).push({ name: 'dry', in: 'query', schema: { type: 'boolean' } });
-          const body = ((op(d).requestBody as Json).content as Record<string, Json>)['application/json'] as Json;
-          (body.schema as Json & { properties: Json }).properties.title = { type: 'integer' };
+          (op(d).parameters as JsonObject[]).push({ name: 'dry', in: 'query', schema: { type: 'boolean' } });
+          const body = ((op(d).requestBody as JsonObject).content as Record<string, JsonObject>)[
+            'application/json'
+          ] as JsonObject;
+          (body.schema as JsonObject & { properties: JsonObject }).properties.title = { type: 'integer' };
         }),
       ),
     );
@@ -158,12 +167,12 @@ describe('diffSpecs', () => {
 
   it('ends on recursive schemas and reads a repeated union variant once', () => {
     const repeated = doc((d) => {
-      ((op(d).responses as Json)['400'] as Json).content = {
+      ((op(d).responses as JsonObject)['400'] as JsonObject).content = {
         'application/json': {
           schema: { anyOf: [{ $ref: '#/components/schemas/Bad' }, { $ref: '#/components/schemas/Bad' }] },
         },
       };
-      const children = thing(d).properties.children as Json;
+      const children = thing(d).properties.children as JsonObject;
       children.items = { $ref: '#/components/schemas/Thing' };
     });
     expect(isIdentical(diffSpecs(doc(), repeated))).toBe(true);
@@ -203,7 +212,7 @@ describe('simulationFits', () => {
 });
 
 describe('the simulator’s spec against newer versions', () => {
-  const own = parse(readFileSync(OWN_SPEC, 'utf8')) as Json;
+  const own = parse(readFileSync(OWN_SPEC, 'utf8')) as JsonObject;
 
   it('finds exactly what scripts/newer-interface.mjs changed', () => {
     const diff = diffSpecs(own, writeNewerInterface().document);
@@ -220,7 +229,7 @@ describe('the simulator’s spec against newer versions', () => {
   });
 
   it("reads the real server's /doc as it is, and says a shared component's change once", () => {
-    const diff = diffSpecs(own, JSON.parse(readFileSync(REAL_SPEC, 'utf8')) as Json);
+    const diff = diffSpecs(own, JSON.parse(readFileSync(REAL_SPEC, 'utf8')) as JsonObject);
     // The interface document's own operations are not on the real server.
     expect(diff.removed.map((o) => o.operationId)).toContain('v2.session.synthetic');
     expect(diff.added).toEqual([]);

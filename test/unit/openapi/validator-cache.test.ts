@@ -7,7 +7,7 @@ import { createAjv } from '../../../src/openapi/ajv.js';
 import { loadSpec, resolvePointer, type SpecIndex } from '../../../src/openapi/openapi.js';
 import { cachedCompiler } from '../../../src/openapi/validator-cache.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 const OPTIONS = { strict: false, allErrors: true, validateFormats: true, verbose: true, validateSchema: false };
 
 let spec: SpecIndex;
@@ -29,21 +29,24 @@ const refuse = (): never => {
 };
 
 /** Every body schema of the spec, with the example values the spec gives for it. */
-function bodySchemas(): { key: string; schema: Json; examples: unknown[] }[] {
-  const out: { key: string; schema: Json; examples: unknown[] }[] = [];
+function bodySchemas(): { key: string; schema: JsonObject; examples: unknown[] }[] {
+  const out: { key: string; schema: JsonObject; examples: unknown[] }[] = [];
   const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
   for (const op of spec.operations) {
     const at = `#/paths/${escape(op.path)}/${op.method.toLowerCase()}`;
     const raw = resolvePointer(spec.document, at);
-    const media: [string, Json | undefined][] = Object.entries((raw.responses as Json) ?? {}).map(([code, r]) => [
-      `${at}/responses/${code}`,
-      ((r as Json).content as Json | undefined)?.['application/json'] as Json | undefined,
-    ]);
-    const body = raw.requestBody as Json | undefined;
-    if (body && !body.$ref) media.push([`${at}/requestBody`, (body.content as Json)['application/json'] as Json]);
+    const media: [string, JsonObject | undefined][] = Object.entries((raw.responses as JsonObject) ?? {}).map(
+      ([code, r]) => [
+        `${at}/responses/${code}`,
+        ((r as JsonObject).content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined,
+      ],
+    );
+    const body = raw.requestBody as JsonObject | undefined;
+    if (body && !body.$ref)
+      media.push([`${at}/requestBody`, (body.content as JsonObject)['application/json'] as JsonObject]);
     for (const [pointer, content] of media) {
       if (!content || (content.$ref as unknown)) continue;
-      const examples = Object.values((content.examples as Record<string, Json>) ?? {}).map((e) =>
+      const examples = Object.values((content.examples as Record<string, JsonObject>) ?? {}).map((e) =>
         e.$ref ? resolvePointer(spec.document, e.$ref as string).value : e.value,
       );
       const key = `spec${pointer}/content/application~1json/schema`;

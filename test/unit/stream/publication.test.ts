@@ -8,9 +8,9 @@ import { createSequenceCounter, isPublished, publish } from '../../../src/stream
 import type { DomainEvent, EventCatalog, EventType } from '../../../src/state/events.js';
 import { spec } from '../../support/spec-validator.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type JsonObject = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const schemas = spec.components.schemas as Json;
+const schemas = spec.components.schemas as JsonObject;
 const mapping = schemas.V2Event.discriminator.mapping as Record<string, string>;
 
 // Every key of the catalog, spelled out so that a new domain event fails here until it is placed.
@@ -121,7 +121,7 @@ describe('publication', () => {
 
   it('names the source of every event type in the spec', () => {
     for (const [type, ref] of Object.entries(mapping)) {
-      const schema = schemas[ref.split('/').pop() as string] as Json;
+      const schema = schemas[ref.split('/').pop() as string] as JsonObject;
       expect(schema['x-event-source'], type).toMatch(
         /^(@opencode-ai\/sdk 1\.19\.3 V2Event|real-server notes|simulator decision)/,
       );

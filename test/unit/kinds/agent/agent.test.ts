@@ -13,14 +13,14 @@ import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 let spec: SpecIndex;
 beforeAll(async () => {
   spec = await loadSpec();
 });
 
-const problemsOf = (scenario: Json): string[] => {
+const problemsOf = (scenario: JsonObject): string[] => {
   try {
     loadScenarioObject({ name: 'agents', ...scenario }, spec);
   } catch (error) {
@@ -55,7 +55,7 @@ describe('the default agents', () => {
       resource: '/Users/ana/.local/share/opencode/tool-output/*',
       effect: 'allow',
     });
-    const plan = agents.find((a) => a.id === 'plan')?.permissions as Json[];
+    const plan = agents.find((a) => a.id === 'plan')?.permissions as JsonObject[];
     expect(plan.slice(-4)).toEqual([
       { action: 'external_directory', resource: '/home/dev/.local/share/opencode/plans/*', effect: 'allow' },
       { action: 'edit', resource: '*', effect: 'deny' },
@@ -63,11 +63,11 @@ describe('the default agents', () => {
       { action: 'edit', resource: '../.local/share/opencode/plans/*.md', effect: 'allow' },
     ]);
     // Build may ask questions and enter plan mode; the hidden agents may do nothing.
-    expect((agents[0]?.permissions as Json[]).slice(-2)).toEqual([
+    expect((agents[0]?.permissions as JsonObject[]).slice(-2)).toEqual([
       { action: 'question', resource: '*', effect: 'allow' },
       { action: 'plan_enter', resource: '*', effect: 'allow' },
     ]);
-    expect((agents[6]?.permissions as Json[]).at(-1)).toEqual({ action: '*', resource: '*', effect: 'deny' });
+    expect((agents[6]?.permissions as JsonObject[]).at(-1)).toEqual({ action: '*', resource: '*', effect: 'deny' });
   });
 });
 

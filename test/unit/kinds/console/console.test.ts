@@ -12,7 +12,7 @@ import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 const ACCOUNT = { accountID: 'acc_01', accountEmail: 'dev@acme.dev', accountUrl: 'https://opencode.ai' };
 const ACME = { ...ACCOUNT, orgID: 'org_acme', orgName: 'Acme', active: true, providers: ['opencode', 'anthropic'] };
@@ -23,7 +23,7 @@ beforeAll(async () => {
   spec = await loadSpec();
 });
 
-const problemsOf = (scenario: Json): string[] => {
+const problemsOf = (scenario: JsonObject): string[] => {
   try {
     loadScenarioObject({ name: 'console', ...scenario }, spec);
   } catch (error) {
@@ -39,7 +39,7 @@ describe('the console', () => {
     const get = async (operationId: string, path: string) => {
       const res = await request(app).get(path).expect(200);
       expect(specProblems(operationId, res.status, res.body, res.headers['content-type'] as string)).toEqual([]);
-      return res.body as Json;
+      return res.body as JsonObject;
     };
     expect(await get('experimental.console.get', '/experimental/console')).toEqual({
       consoleManagedProviders: ['opencode', 'anthropic'],
@@ -62,9 +62,11 @@ describe('the console', () => {
       switchableOrgCount: 2,
     });
     expect(
-      ((await get('experimental.console.listOrgs', '/experimental/console/orgs')).orgs as Json[]).map((o) => o.active),
+      ((await get('experimental.console.listOrgs', '/experimental/console/orgs')).orgs as JsonObject[]).map(
+        (o) => o.active,
+      ),
     ).toEqual([false, true]);
-    const state = (await request(app).get('/__sim/state')).body as Json;
+    const state = (await request(app).get('/__sim/state')).body as JsonObject;
     expect(state.console).toEqual({ active: { accountID: 'acc_01', orgID: 'org_labs' } });
   });
 

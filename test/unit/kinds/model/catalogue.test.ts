@@ -12,7 +12,7 @@ import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { ScenarioError, type ScenarioDefinition } from '../../../../src/scenarios/definition.js';
 import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 let spec: SpecIndex;
 beforeAll(async () => {
@@ -20,9 +20,9 @@ beforeAll(async () => {
 });
 
 const DEFAULT_MODEL = parse(readFileSync(new URL('../../../../scenarios/default.yaml', import.meta.url), 'utf8'))
-  .model as Json;
-const load = (scenario: Json): ScenarioDefinition => loadScenarioObject({ name: 'catalogue', ...scenario }, spec);
-const problemsOf = (scenario: Json): string[] => {
+  .model as JsonObject;
+const load = (scenario: JsonObject): ScenarioDefinition => loadScenarioObject({ name: 'catalogue', ...scenario }, spec);
+const problemsOf = (scenario: JsonObject): string[] => {
   try {
     load(scenario);
   } catch (error) {
@@ -82,7 +82,7 @@ describe('the default catalogue', () => {
       status: 'active',
     });
     expect(spec.checkComponent('ModelV2Info', sonnet)).toEqual([]);
-    expect(interfaceRecord(sonnet as Json)).toMatchObject({
+    expect(interfaceRecord(sonnet as JsonObject)).toMatchObject({
       id: 'claude-sonnet-4-5',
       modelID: 'claude-sonnet-4-5-20250929',
       providerID: 'anthropic',

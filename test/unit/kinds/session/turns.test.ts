@@ -20,7 +20,7 @@ import { createRandom } from '../../../../src/state/random.js';
 import { callHandler } from '../../../support/engine-call.js';
 import { eventProblems } from '../../../support/spec-validator.js';
 
-type Json = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const OTHER = 'ses_dfc5ad9f0ffeQm3LpX8vT2bNcR';
 const FIRST = 'msg_203a52106001tZWYWeFGLbY095';
@@ -270,7 +270,11 @@ describe('a scripted turn', () => {
           },
         },
       ],
-      snapshot: { start: (assistant?.snapshot as Json).start, end: (assistant?.snapshot as Json).start, files: [] },
+      snapshot: {
+        start: (assistant?.snapshot as JsonObject).start,
+        end: (assistant?.snapshot as JsonObject).start,
+        files: [],
+      },
     });
     expect(work?.time).toEqual({ created: start + 800, completed: start + 3260 });
     engine.advance(800);
@@ -769,7 +773,7 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
         // The step is left as it stood, unfinished, as on the real server.
         const [left] = page(engine, SES, 1);
         expect(left).toMatchObject({ type: 'assistant', content: [{ type: 'tool', state: { status: 'error' } }] });
-        expect((left?.time as Json | undefined)?.completed).toBeUndefined();
+        expect((left?.time as JsonObject | undefined)?.completed).toBeUndefined();
       } else {
         expect(after[0]).toBe('permission.v2.replied');
         expect(after.slice(-2)).toEqual(['session.next.text.ended', 'session.next.step.ended']);
@@ -861,7 +865,7 @@ describe('mid-turn asks and interrupts, as the real server plays them', () => {
     );
     const results = events(engine)
       .filter((e) => e.type === 'session.next.tool.success')
-      .map((e) => e.data as Json);
+      .map((e) => e.data as JsonObject);
     // bash answers every exit: an error is a non-zero one.
     expect(results[0]).toMatchObject({ structured: { exit: 1, truncated: false } });
     expect(results[1]).toMatchObject({ structured: { name: 'a.ts', mime: 'text/plain' }, content: [] });

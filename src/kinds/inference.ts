@@ -1,12 +1,12 @@
 /**
- * What a kind's scenario-from inference works with: the parts of a draft scenario, each with the interactions
+ * What a kind's scenario-from inference works with: the parts of an inferred scenario, each with the interactions
  * (and events) it came from, and the helpers that read a recorded answer and write its time. Here rather than
  * in src/derive/ so the kinds can use them without loading derive, which loads the registry of kinds.
  */
 import type { OperationDefinition } from '../openapi/openapi.js';
 import type { Interaction } from '../recordings/format.js';
 
-export type Json = Record<string, unknown>;
+export type JsonObject = Record<string, unknown>;
 
 /** One interaction of a recording as src/derive/timeline.ts reads it. */
 export interface Step {
@@ -65,15 +65,15 @@ export interface Part {
  * A scenario being inferred, section by section: `project` (the scenario's own), then each kind's sections
  * in the registry's order, then `rules`; each holds parts (one per item, or one `whole` part).
  */
-export type Draft = { project: Part[]; rules: Part[]; [section: string]: Part[] };
+export type Inference = { project: Part[]; rules: Part[]; [section: string]: Part[] };
 
 /** What a kind's inference reads: the sections inferred so far (`project` first, then the kinds before it). */
-export type DraftSoFar = { readonly project: readonly Part[]; readonly [section: string]: readonly Part[] };
+export type InferenceSoFar = { readonly project: readonly Part[]; readonly [section: string]: readonly Part[] };
 
-/** What a kind's inference adds: parts by section, appended to the draft's (its own, or a kind's before it). */
+/** What a kind's inference adds: parts by section, appended to the inference's (its own, or a kind's before it). */
 export type Inferred = { [section: string]: Part[] };
 
-export function isObject(value: unknown): value is Json {
+export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -128,14 +128,14 @@ export function between(before: number, after: number): number {
 }
 
 /**
- * The sessions that parts (a form, a pending request) name but the draft does not declare, each declared for
+ * The sessions that parts (a form, a pending request) name but the inference does not declare, each declared for
  * the first part that names it, with `note` saying why it is there.
  */
 export function undeclaredSessions(parts: readonly Part[], sessions: readonly Part[], note: string): Part[] {
-  const known = new Set(sessions.map((p) => (p.value as Json).id));
+  const known = new Set(sessions.map((p) => (p.value as JsonObject).id));
   const added: Part[] = [];
   for (const part of parts) {
-    const sessionID = (part.value as Json).sessionID as string;
+    const sessionID = (part.value as JsonObject).sessionID as string;
     if (known.has(sessionID)) continue;
     added.push({ value: { id: sessionID }, from: part.from, note });
     known.add(sessionID);
