@@ -50,7 +50,7 @@ const alias = {
 const entry = `import { browserHandlers } from './src/msw/browser.ts';
 import data from 'session-agent-sim:bundle-data';
 export { DEFAULT_BASE_URL } from './src/msw/handlers.ts';
-export { SimulatorError } from './src/sim-errors.ts';
+export { SimulatorError } from './src/errors/sim-errors.ts';
 export const simulatorHandlers = (options) => browserHandlers(data, options);
 `;
 

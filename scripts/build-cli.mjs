@@ -6,7 +6,7 @@
  * `prepare`), since it bundles `dist/`.
  *
  * Also writes `dist/code-stamp.json`, the identity of this build that the start-up caches are keyed by
- * (`codeVersion()` in `src/load-cache.ts`), so a start need not look at every file of `dist/` to know it.
+ * (`codeVersion()` in `src/caches/load-cache.ts`), so a start need not look at every file of `dist/` to know it.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';

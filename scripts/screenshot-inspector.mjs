@@ -76,7 +76,7 @@ if (values.url !== undefined) {
 
 // The sources, not dist/: the picture shows the code as it is in this checkout.
 register();
-const { startSimulator } = await import('../src/start-simulator.ts');
+const { startSimulator } = await import('../src/hosts/start-simulator.ts');
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const sim = await startSimulator({ scenario: 'default' });

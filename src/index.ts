@@ -3,18 +3,18 @@
  * started elsewhere, e.g. in vitest's globalSetup), the handle they return, and the error bodies. Embedding
  * the app in Express or supertest is `session-agent-sim/app`.
  */
-export { startSimulator, type StartOptions } from './start-simulator.js';
+export { startSimulator, type StartOptions } from './hosts/start-simulator.js';
 export {
   connectSimulator,
   type SimulatorHandle,
   type ScenarioInput,
   type ConnectOptions,
   type CoverageOptions,
-} from './client/simulator-handle.js';
+} from './handle/simulator-handle.js';
 export { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
-export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config.js';
-export * from './errors.js';
-export { defineScenario, defineRule } from './define.js';
+export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config/config.js';
+export * from './errors/errors.js';
+export { defineScenario, defineRule } from './scenarios/define.js';
 /** The scenario format as types: `Scenario`, `ScenarioRule`, and one per `$defs` entry (`ScenarioSession`, …). */
 export type * from './format/scenario-types.js';
 export type { SimState, ClockState } from './control/state-body.js';

@@ -5,8 +5,8 @@
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { simulatorHandlers } from '../../dist/msw/index.js';
-import { createSimulator } from '../../dist/app.js';
-import { createDecide } from '../../dist/pipeline.js';
+import { createSimulator } from '../../dist/hosts/app.js';
+import { createDecide } from '../../dist/pipeline/pipeline.js';
 import { readRequest } from '../../dist/http/fetch-io.js';
 
 const quick = process.argv.includes('--quick');

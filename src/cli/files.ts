@@ -7,7 +7,7 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { readTimeline } from '../derive/timeline.js';
 import { formatDiff, scenarioDiff } from '../derive/scenario-diff.js';
 import { scenarioFrom } from '../derive/scenario-from.js';
-import type { SimOptions } from '../config.js';
+import type { SimOptions } from '../config/config.js';
 import { driftReport, formatDrift } from '../recordings/drift.js';
 import { headerDocument, interactionDocument, parseRecording } from '../recordings/format.js';
 import { fromHar, toHar, type Har } from '../recordings/har.js';
@@ -20,7 +20,7 @@ import type { CommandName } from './commands.js';
 import { scenarioArgument, shippedScenarioFiles } from './scenario-names.js';
 import { UsageError } from './usage-error.js';
 import { packageVersion } from './version.js';
-import { writeWholeFile } from '../whole-file.js';
+import { writeWholeFile } from '../files/whole-file.js';
 
 export async function validateScenarios(namesOrPaths: string[]): Promise<number> {
   // Every name is resolved before anything is checked: a typo stops the run instead of hiding in a long report.

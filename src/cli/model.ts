@@ -3,8 +3,8 @@
  * --print-config) the opencode.json that wires a real runtime to it. `session-agent-sim real`: the real
  * runtime itself, offline, wired to that model.
  */
-import { readCredentials } from '../credentials.js';
-import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
+import { readCredentials } from '../config/credentials.js';
+import { SimScenarioError, SimScenarioNotFoundError } from '../errors/errors.js';
 import type { TurnMatch } from '../kinds/session/types.js';
 import { RealRuntimeError, startRealRuntime } from '../real-runtime/real-runtime.js';
 import { ModelTapeError } from '../scripted-model/model-tape.js';

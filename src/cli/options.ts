@@ -2,7 +2,7 @@
  * Every flag the command line knows, written once: the parser, the help texts and `commands.ts` (which command
  * takes which) all read this table.
  */
-import { DEFAULTS } from '../config.js';
+import { DEFAULTS } from '../config/config.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';

@@ -3,7 +3,7 @@
  * the user's terms and what was probably meant.
  */
 import { parseArgs } from 'node:util';
-import type { SimOptions } from '../config.js';
+import type { SimOptions } from '../config/config.js';
 import { closest } from '../text/closest.js';
 import {
   COMMANDS,

@@ -2,10 +2,10 @@
  * The serving commands (mock, proxy, record, replay): flags to SimOptions, start the server, say where it
  * listens, and shut down cleanly on a signal.
  */
-import { type SimOptions } from '../config.js';
-import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
-import { readCredentials } from '../credentials.js';
-import { startServer } from '../server.js';
+import { type SimOptions } from '../config/config.js';
+import { SimScenarioError, SimScenarioNotFoundError } from '../errors/errors.js';
+import { readCredentials } from '../config/credentials.js';
+import { startServer } from '../hosts/server.js';
 import { withoutCredentials } from '../recordings/redact.js';
 import { redaction, type Values } from './parse.js';
 import { isOption } from './options.js';
@@ -15,7 +15,7 @@ import { didYouMean } from '../text/closest.js';
 import { UsageError } from './usage-error.js';
 import { versionLines } from '../openapi/spec-version.js';
 import type { Clock } from '../state/clock.js';
-import { SimConfigError } from '../sim-errors.js';
+import { SimConfigError } from '../errors/sim-errors.js';
 
 /** How long answers in flight get to finish after SIGTERM or SIGINT, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 5000;

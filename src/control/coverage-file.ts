@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { coverageReport, mergeCounts, type CoverageReport } from './coverage.js';
 import type { Partitions } from './partitions.js';
-import { writeWholeFile } from '../whole-file.js';
+import { writeWholeFile } from '../files/whole-file.js';
 
 export function writeCoverageFile(file: string, partitions: Partitions, spec: SpecIndex): CoverageReport {
   const all = partitions.list();

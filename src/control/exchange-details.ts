@@ -5,7 +5,7 @@
  * out, on fewer of them (its `details` bound), and with secrets already masked: what is kept can be shown
  * to anyone who can reach the control API. Bodies are cut so a long run's memory stays flat.
  */
-import { SimExchangeNotFoundError } from '../errors.js';
+import { SimExchangeNotFoundError } from '../errors/errors.js';
 import { MAX_BODY_DEPTH, answerBody, type Answer, type Exchange } from '../exchange/exchange.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from '../recordings/redact.js';
 import type { Violation } from '../openapi/violation.js';

@@ -7,7 +7,7 @@
  * after it (`flush`); a function given as the format is always called after the turn, never inside a request.
  */
 import type { Violation } from '../openapi/violation.js';
-import type { ExchangeLogFormat, ExchangeLogOption, ExchangeLogOptions, ExchangeRecord } from '../options.js';
+import type { ExchangeLogFormat, ExchangeLogOption, ExchangeLogOptions, ExchangeRecord } from '../config/options.js';
 import type { EventLog, ExchangeEntry } from '../state/log.js';
 import { isoTime } from '../text/iso-time.js';
 

@@ -5,13 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { SimRouteNotFoundError } from '../errors.js';
+import { SimRouteNotFoundError } from '../errors/errors.js';
 import { jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';
 import { showExchange } from './exchange-details.js';
 import { liveAnswer } from './live.js';
 import type { Partition } from './partitions.js';
 import type { StreamQuota } from '../stream/stream-quota.js';
-import { packagePath } from '../package-path.js';
+import { packagePath } from '../files/package-path.js';
 
 type InspectorRoute = (request: { exchange: Exchange; partition: Partition; params: Record<string, string> }) => Answer;
 

@@ -5,7 +5,7 @@
  * requests naming none use `default`. A partition is created from the default partition's current scenario
  * on first use; their number is capped because each holds a world.
  */
-import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors.js';
+import { SimPartitionLimitError, SimPartitionNameError, SimPartitionNotFoundError } from '../errors/errors.js';
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { ScenarioDefinition } from '../state/scenario.js';
 import type { ProjectContext } from '../openapi/location.js';

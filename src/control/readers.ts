@@ -3,7 +3,7 @@
  * exchange lines when asked for) and the caps on long-lived streams they share: what `createPartitions`
  * (./partitions.ts) is handed, so a partition is composed without knowing who reads it.
  */
-import { DEFAULTS } from '../config.js';
+import { DEFAULTS } from '../config/config.js';
 import type { KindCatalog } from '../kinds/catalog.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import type { PartitionsOptions } from './partitions.js';

@@ -3,7 +3,7 @@
  * partition the request was addressed to (`X-Sim-Partition` or the `/__partition/NAME/` prefix), so a test
  * worker drives its own clock, rules and world; `/__sim/partitions` looks across them.
  */
-import { describeMs, MAX_TIME, MAX_TIME_ISO, parseDuration } from '../duration.js';
+import { describeMs, MAX_TIME, MAX_TIME_ISO, parseDuration } from '../text/duration.js';
 import { closest, didYouMean } from '../text/closest.js';
 import {
   SimControlRequestError,
@@ -11,7 +11,7 @@ import {
   SimRequestRefusedError,
   SimRouteNotFoundError,
   SimScenarioError,
-} from '../errors.js';
+} from '../errors/errors.js';
 import { MAX_BODY_DEPTH } from '../exchange/exchange.js';
 import { describeProblem, ScenarioError } from '../scenarios/definition.js';
 import { emptyAnswer, jsonAnswer, type Answer, type Exchange } from '../exchange/exchange.js';

@@ -4,7 +4,7 @@
  * spec unless it says outsideSpec, states of
  * resources the scenario has); a refusal lists every problem with what is allowed.
  */
-import { SimRuleError } from '../errors.js';
+import { SimRuleError } from '../errors/errors.js';
 import { ScenarioError, type RuleDefinition } from '../scenarios/definition.js';
 import { readRuntimeRule } from '../scenarios/read-rule.js';
 import type { SpecIndex } from '../openapi/openapi.js';

@@ -7,8 +7,8 @@
  * compare one by one: the events they carried are set beside the ones the scenario published, as notes.
  */
 import type { Scenario } from '../format/scenario-types.js';
-import { startSimulator } from '../start-simulator.js';
-import type { SimulatorHandle } from '../client/simulator-handle.js';
+import { startSimulator } from '../hosts/start-simulator.js';
+import type { SimulatorHandle } from '../handle/simulator-handle.js';
 import {
   compareAnswers,
   createCorrespondence,

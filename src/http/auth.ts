@@ -5,11 +5,11 @@
  * answered 401 UnauthorizedError with the Basic challenge. Off unless the simulator is given credentials.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../errors.js';
+import { UnauthorizedError } from '../errors/errors.js';
 import type { SpecIndex, OperationDefinition } from '../openapi/openapi.js';
 import { findOperation } from '../openapi/router.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
-import type { Credentials } from '../credentials.js';
+import type { Credentials } from '../config/credentials.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

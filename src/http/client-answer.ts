@@ -3,7 +3,7 @@
  * §6.3: no body for HEAD, 204 and 304; chunked; by `Content-Length`; otherwise until the server closes.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { HEADER_NAME } from './wire.js';
 
 /** A failure with a code as Node's sockets name them (`ECONNREFUSED`, `ETIMEDOUT`, `ECONNRESET`, …). */

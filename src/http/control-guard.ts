@@ -7,8 +7,8 @@
  *   whose Host is not a loopback name (DNS rebinding), is refused.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { SimAdminTokenError, SimForeignOriginError } from '../errors.js';
-import { isLoopback } from '../config.js';
+import { SimAdminTokenError, SimForeignOriginError } from '../errors/errors.js';
+import { isLoopback } from '../config/config.js';
 import { headerText, type Exchange } from '../exchange/exchange.js';
 
 export const ADMIN_HEADER = 'x-sim-admin-token';

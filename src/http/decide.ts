@@ -1,6 +1,6 @@
 /**
  * The pipeline as its hosts call it (the socket server, the lean server, `fetch`): a request as read in, a
- * reply out. Declared here rather than beside the pipeline (src/pipeline.ts), which builds on the HTTP
+ * reply out. Declared here rather than beside the pipeline (src/pipeline/pipeline.ts), which builds on the HTTP
  * floor, so that the hosts need nothing from above it.
  */
 import type { Answer } from '../exchange/exchange.js';

@@ -15,7 +15,7 @@ import type { Socket } from 'node:net';
 import { pipeline, Writable } from 'node:stream';
 import type { Answer } from '../exchange/exchange.js';
 import type { Decide } from './decide.js';
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { plainParts } from './io.js';
 import { writeSoon } from './outbox.js';
 import { incomingExchange, requestTarget } from './request.js';

@@ -4,7 +4,7 @@
  * URL). The prefix is taken off the path, so everything after ingest (control routes, routing, forwarding
  * upstream) sees the path the client meant.
  */
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { safeDecode } from '../openapi/router.js';
 import type { IncomingExchange } from './request.js';
 import type { Exchange } from '../exchange/exchange.js';

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { SimRequestRefusedError, type TaggedError } from '../errors.js';
+import { SimRequestRefusedError, type TaggedError } from '../errors/errors.js';
 
 /** Writes the error as a complete HTTP/1.1 answer and closes the connection. */
 export function endSocketWith(socket: Duplex, error: TaggedError): void {

@@ -3,7 +3,7 @@
  * create checks its table against its bound here before it decides, so memory stays bounded under abuse;
  * beyond the bound the client gets SimResourceLimitError, as beyond the partitions' bound.
  */
-import { SimResourceLimitError } from '../sim-errors.js';
+import { SimResourceLimitError } from '../errors/sim-errors.js';
 
 export const LIMITS = {
   /** Well above the 1,000 a frontend's session list is benchmarked with. */

@@ -2,10 +2,10 @@
  * The mock's source: the schema-driven fallback (Prism), which always answers, its canned bodies echoing
  * what the request names.
  */
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { echoKey, echoRequest, type EchoContext } from './echo-request.js';
 import type { MockResult } from './prism-mocker.js';
-import { BASIC_CHALLENGE, SimNoWebSocketError } from '../errors.js';
+import { BASIC_CHALLENGE, SimNoWebSocketError } from '../errors/errors.js';
 import type { Fallback } from './fallback.js';
 import type { Layer } from './layer.js';
 

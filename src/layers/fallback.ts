@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import type { Preferences } from './preferences.js';
-import { remember } from '../bounded-map.js';
-import { codeVersion, hashOf, readCached, writeCached } from '../load-cache.js';
+import { remember } from '../caches/bounded-map.js';
+import { codeVersion, hashOf, readCached, writeCached } from '../caches/load-cache.js';
 import { mock, registerSpec, type MockRequest, type MockResult } from './prism-mocker.js';
 import { exampleKey, type ExampleTable } from './example-table.js';
 

@@ -3,7 +3,7 @@
  * (recording), hybrid replay (recording + upstream, recording what is missing). Nothing for the mock.
  */
 import { existsSync } from 'node:fs';
-import { type SimConfig } from '../config.js';
+import { type SimConfig } from '../config/config.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { createPassThrough, type PassThrough } from './pass-through.js';
 import { RECORDING_FORMAT, type RecordingHeader } from '../recordings/format.js';
@@ -12,7 +12,7 @@ import { mergeRedaction } from '../recordings/redact.js';
 import { createReplayer } from '../recordings/replay.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import { withoutCredentials } from '../recordings/redact.js';
-import { SimConfigError } from '../sim-errors.js';
+import { SimConfigError } from '../errors/sim-errors.js';
 
 export function createModePassThrough(
   config: SimConfig,

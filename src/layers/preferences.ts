@@ -2,7 +2,7 @@
  * Prism's per-request controls, read from the `Prefer` header (`code=404, example=notFound, dynamic=true`)
  * and checked against the operation up front, so a typo gets a hint instead of a wrong answer.
  */
-import { SimPreferenceError } from '../errors.js';
+import { SimPreferenceError } from '../errors/errors.js';
 import { closest, didYouMean } from '../text/closest.js';
 import type { OperationDefinition } from '../openapi/openapi.js';
 

@@ -6,7 +6,7 @@ import Module, { createRequire } from 'node:module';
 import type * as PrismCore from '@stoplight/prism-core';
 import type * as PrismHttpModule from '@stoplight/prism-http';
 import type { IHttpConfig, IHttpRequest } from '@stoplight/prism-http';
-import { cachedJson, codeVersion, hashOf } from '../load-cache.js';
+import { cachedJson, codeVersion, hashOf } from '../caches/load-cache.js';
 
 type PrismHttp = typeof PrismHttpModule;
 type PrismInstance = ReturnType<PrismHttp['createInstance']>;

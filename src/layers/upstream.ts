@@ -9,8 +9,8 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import type * as Undici from 'undici';
 import type { Pool } from 'undici';
-import { keepBounded } from '../bounded-map.js';
-import { SimUpstreamError } from '../errors.js';
+import { keepBounded } from '../caches/bounded-map.js';
+import { SimUpstreamError } from '../errors/errors.js';
 import { flatHeaders, type Answer, type Exchange } from '../exchange/exchange.js';
 import { LeanClientError, LeanPool, type LeanClientAnswer } from '../http/lean-client.js';
 

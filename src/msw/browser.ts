@@ -5,20 +5,20 @@
  * (Prism's generated bodies, the proxy, recording, files, the CLI) is not in the build.
  * `scripts/build-browser.mjs` bundles this module with its data into `dist/browser/msw.js`.
  */
-import { resolveConfig } from '../config.js';
-import { assembleCore } from '../core.js';
+import { resolveConfig } from '../config/config.js';
+import { assembleCore } from '../pipeline/core.js';
 import { fallbackLayer } from '../layers/fallback-layer.js';
 import { tableFallback, type ExampleTable } from '../layers/example-table.js';
 import { indexedSpec, specFromDocument, type SpecIndex } from '../openapi/openapi.js';
-import { checkOptionNames, MSW_OPTIONS } from '../options.js';
+import { checkOptionNames, MSW_OPTIONS } from '../config/options.js';
 import { mergeRedaction } from '../recordings/redact.js';
 import { createSecretValues } from '../recordings/secret-values.js';
 import type { ScenarioDefinition } from '../scenarios/definition.js';
 import { isScenarioPath, refused, type ScenarioLibrary } from '../scenarios/scenario-library.js';
 import { loadScenarioObject, parseScenario } from '../scenarios/load-scenario.js';
-import { SimConfigError, SimScenarioNotFoundError } from '../sim-errors.js';
+import { SimConfigError, SimScenarioNotFoundError } from '../errors/sim-errors.js';
 import { mswSimulator, readBaseUrl, type MswSimulator } from './handlers.js';
-import type { MswOptions } from '../options.js';
+import type { MswOptions } from '../config/options.js';
 
 /** What the build puts in the bundle, worked out in Node. */
 export interface BundleData {

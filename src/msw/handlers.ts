@@ -5,10 +5,10 @@
  * `onUnhandledRequest` decides what happens to them.
  */
 import { HttpHandler, type DefaultBodyType, type HttpRequestParsedResult, type ResponseResolver } from 'msw';
-import { connectSimulator, type SimulatorHandle } from '../client/simulator-handle.js';
+import { connectSimulator, type SimulatorHandle } from '../handle/simulator-handle.js';
 import { fetchHost, type InProcessFetch } from '../http/fetch-io.js';
-import { createDecide, type PipelineDeps } from '../pipeline.js';
-import { SimConfigError } from '../sim-errors.js';
+import { createDecide, type PipelineDeps } from '../pipeline/pipeline.js';
+import { SimConfigError } from '../errors/sim-errors.js';
 
 /** Where an app built on the official client finds the real server by default. */
 export const DEFAULT_BASE_URL = 'http://localhost:4096';

@@ -3,15 +3,15 @@
  * through the same pipeline the CLI serves on a socket (validation, the dialect, rules, coverage, the journal).
  * The browser build (`browser.ts`) exports the same names.
  */
-import { createSimulator } from '../app.js';
-import { checkOptionNames, MSW_OPTIONS } from '../options.js';
+import { createSimulator } from '../hosts/app.js';
+import { checkOptionNames, MSW_OPTIONS } from '../config/options.js';
 import { mswSimulator, readBaseUrl, type MswSimulator } from './handlers.js';
-import type { MswOptions } from '../options.js';
+import type { MswOptions } from '../config/options.js';
 
 export type { MswSimulator } from './handlers.js';
-export type { MswOptions } from '../options.js';
+export type { MswOptions } from '../config/options.js';
 export { DEFAULT_BASE_URL } from './handlers.js';
-export { SimulatorError } from '../sim-errors.js';
+export { SimulatorError } from '../errors/sim-errors.js';
 
 /**
  * A simulator answering through msw: `setupServer(...sim.handlers)`. Quiet unless given `logExchanges`, as a

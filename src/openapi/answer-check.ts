@@ -2,7 +2,7 @@
  * Checks an answer against what the spec declares for its operation: a declared status, a body where one
  * is declared (and none where none is), and a body valid against that status's schema.
  */
-import { keepBounded } from '../bounded-map.js';
+import { keepBounded } from '../caches/bounded-map.js';
 import { answerBody, jsonText, type Answer } from '../exchange/exchange.js';
 import type { OperationDefinition } from './openapi.js';
 import type { Violation } from './violation.js';

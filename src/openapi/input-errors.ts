@@ -12,7 +12,7 @@ import {
   SessionNotFoundError,
   ShellNotFoundError,
   type TaggedError,
-} from '../errors.js';
+} from '../errors/errors.js';
 import type { OperationDefinition } from './openapi.js';
 import type { Violation, ViolationPlace } from './violation.js';
 

@@ -8,9 +8,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv } from './ajv.js';
 import { cachedCompiler, type CompileSchema } from './validator-cache.js';
-import { cachedJson } from '../load-cache.js';
-import { remember } from '../bounded-map.js';
-import { packagePath } from '../package-path.js';
+import { cachedJson } from '../caches/load-cache.js';
+import { remember } from '../caches/bounded-map.js';
+import { packagePath } from '../files/package-path.js';
 import { readYaml } from '../text/read-yaml.js';
 
 export const DEFAULT_SPEC_PATH = packagePath(import.meta.url, '../../spec/session-agent.openapi.yaml');

@@ -3,7 +3,7 @@
  * below the least it takes, answers 400 InvalidRequestError kind Query with its messages
  * (`Expected an integer, got NaN\n  at ["limit"]`).
  */
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError } from '../errors/errors.js';
 
 export function queryInteger(raw: unknown, name: string, least: 0 | 1): number | undefined {
   if (raw === undefined || raw === '') return undefined;

@@ -4,8 +4,8 @@
  * path never loses to a template. A template ending in a literal `*` (the real server's `/api/fs/read/*`)
  * takes the rest of the path, slashes and all, as its parameter `*`.
  */
-import type { OperationHint } from '../errors.js';
-import { keepBounded } from '../bounded-map.js';
+import type { OperationHint } from '../errors/errors.js';
+import { keepBounded } from '../caches/bounded-map.js';
 import type { OperationDefinition, SpecIndex } from './openapi.js';
 
 export type RouteResult =

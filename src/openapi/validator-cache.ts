@@ -14,8 +14,8 @@ import * as ucs2length from 'ajv/dist/runtime/ucs2length.js';
 import * as uri from 'ajv/dist/runtime/uri.js';
 import * as validationError from 'ajv/dist/runtime/validation_error.js';
 import * as formats from 'ajv-formats/dist/formats.js';
-import { CACHE_DIR, codeVersion, hashOf, pruneOldest } from '../load-cache.js';
-import { writeWholeFile } from '../whole-file.js';
+import { CACHE_DIR, codeVersion, hashOf, pruneOldest } from '../caches/load-cache.js';
+import { writeWholeFile } from '../files/whole-file.js';
 
 /** Compiles one schema, or loads its compiled code; the key names the schema within one spec. */
 export type CompileSchema = (key: string, schema: Record<string, unknown>) => ValidateFunction;

@@ -35,14 +35,14 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { SimRecordingWriteError } from '../errors.js';
+import { SimRecordingWriteError } from '../errors/errors.js';
 import { beforeWrites } from '../http/outbox.js';
 import { wallClock } from '../state/clock.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import { headerDocument, interactionDocument, parseRecording, type RecordingHeader } from './format.js';
 import { interactionText, requestBody } from './interaction-text.js';
 import { redactBody, redactedRequestHead, redactHeaders, type RedactionRules } from './redact.js';
-import { SimConfigError } from '../sim-errors.js';
+import { SimConfigError } from '../errors/sim-errors.js';
 
 /** How much of one streamed answer a recording keeps. */
 export const MAX_RECORDED_STREAM_BYTES = 4 * 1024 * 1024;

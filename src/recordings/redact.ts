@@ -3,7 +3,7 @@
  * fixed placeholder. The same redaction runs on live requests before replay matching, so a recording made
  * with one key replays for any key.
  */
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { flatHeaders, type Exchange } from '../exchange/exchange.js';
 
 export const REDACTED = '[REDACTED]';

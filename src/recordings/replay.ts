@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { remember } from '../bounded-map.js';
-import { SimRecordingNotFoundError } from '../errors.js';
+import { remember } from '../caches/bounded-map.js';
+import { SimRecordingNotFoundError } from '../errors/errors.js';
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import { readRecording, type Interaction } from './format.js';
 import { requestBody } from './recorder.js';

@@ -9,7 +9,7 @@ import { KINDS } from '../kinds/registry.js';
 import { createAjv } from '../openapi/ajv.js';
 import { didYouMean } from '../text/closest.js';
 import * as base from './format-base.js';
-import { packagePath } from '../package-path.js';
+import { packagePath } from '../files/package-path.js';
 
 export const SCENARIO_SCHEMA_PATH = packagePath(import.meta.url, '../../scenarios/scenario.schema.json');
 

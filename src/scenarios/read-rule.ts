@@ -6,7 +6,7 @@
  * Both kinds of rule go through `readRule`, so a rule means the same wherever it is written.
  */
 import { checkAnswer } from '../openapi/answer-check.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../text/duration.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import { findOperation } from '../openapi/router.js';
 import { DEFAULT_START } from '../state/clock.js';

@@ -5,7 +5,7 @@
  * request's path: it is matched in linear time (src/text/linear-regex.ts), never by V8's backtracking, which
  * a pattern such as `^/(a+)+$` keeps busy for seconds on a path of thirty characters.
  */
-import { keepBounded } from '../bounded-map.js';
+import { keepBounded } from '../caches/bounded-map.js';
 import { compileLinear } from '../text/linear-regex.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import { safeDecode } from '../openapi/router.js';

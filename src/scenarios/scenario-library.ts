@@ -5,11 +5,11 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { SimScenarioError, SimScenarioNotFoundError } from '../errors.js';
+import { SimScenarioError, SimScenarioNotFoundError } from '../errors/errors.js';
 import type { SpecIndex } from '../openapi/openapi.js';
 import { describeProblem, ScenarioError, type ScenarioDefinition } from './definition.js';
 import { loadScenarioFile, loadScenarioObject, parseScenario } from './load-scenario.js';
-import { packagePath } from '../package-path.js';
+import { packagePath } from '../files/package-path.js';
 
 export const SCENARIOS_DIR = packagePath(import.meta.url, '../../scenarios/');
 

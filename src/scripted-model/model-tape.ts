@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { writeWholeFile } from '../whole-file.js';
+import { writeWholeFile } from '../files/whole-file.js';
 
 const FORMAT = 'session-agent-sim model recording 1';
 /** Calls kept at most: a long session of turns is hundreds. */

@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { remember } from '../bounded-map.js';
+import { remember } from '../caches/bounded-map.js';
 import { headerText } from '../exchange/exchange.js';
 import { generateTurn } from '../kinds/session/generated-turn.js';
 import type { TurnMatch } from '../kinds/session/types.js';

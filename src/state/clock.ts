@@ -11,7 +11,7 @@
  * Timers due at the same instant fire in the order their keys were set (a key moved keeps its place; one
  * fired or cancelled and set again goes last), as a scan of the keys in insertion order would pick them.
  */
-import { MAX_TIME, MAX_TIME_ISO } from '../duration.js';
+import { MAX_TIME, MAX_TIME_ISO } from '../text/duration.js';
 
 export const DEFAULT_START = Date.UTC(2026, 10, 22, 9, 0, 0); // near the spec examples' timestamps
 

@@ -37,7 +37,7 @@ export interface Engine {
   advanceInSlices(ms: number): Promise<number>;
   /**
    * Set while an advance in slices is under way, settled when it and those queued behind it are done: the
-   * world is then between two instants, so a request to this partition waits for it (src/pipeline.ts).
+   * world is then between two instants, so a request to this partition waits for it (src/pipeline/pipeline.ts).
    */
   readonly advancing: Promise<unknown> | undefined;
   /**

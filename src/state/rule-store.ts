@@ -3,7 +3,7 @@
  * `rules.add`), in the scenario format's shape, answering before the scenario's rules. Also counts how often
  * each scenario rule has answered, for `times`. Capped, so a runaway test cannot grow memory without bound.
  */
-import { SimRuleLimitError, SimRuleNotFoundError } from '../errors.js';
+import { SimRuleLimitError, SimRuleNotFoundError } from '../errors/errors.js';
 import type { RuleDefinition } from './scenario.js';
 
 export interface RuntimeRule {

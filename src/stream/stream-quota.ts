@@ -3,7 +3,7 @@
  * to a subscriber's buffer, so their number is what bounds the memory a crowd of (or a runaway loop of)
  * subscribers can take. It also knows every stream it let open, so a shutdown can end them all.
  */
-import { SimStreamLimitError } from '../errors.js';
+import { SimStreamLimitError } from '../errors/errors.js';
 import type { SseChannel } from '../http/sse.js';
 
 export interface StreamQuota {

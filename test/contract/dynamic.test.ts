@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 import { NOT_JSON, validRequests, url } from '../support/requests.js';
 import { specProblems } from '../support/spec-validator.js';
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS } from '../../src/config.js';
+import { DEFAULTS } from '../../src/config/config.js';
 import { MAX_LIVE_STREAMS } from '../../src/control/live.js';
 import { SUBSCRIBER_BUFFER, SUBSCRIBER_BUFFER_BYTES } from '../../src/http/sse.js';
 import { LIMITS, type Limited } from '../../src/kinds/limits.js';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { SES, SH } from '../support/requests.js';
 
 let app: SimApp;

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
-import { resolveConfig } from '../../src/config.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { SES } from '../support/requests.js';
-import { SimConfigError } from '../../src/sim-errors.js';
+import { SimConfigError } from '../../src/errors/sim-errors.js';
 
 const PASSWORD = 'hunter2-do-not-leak';
 const token = (text: string) => Buffer.from(text, 'utf8').toString('base64');

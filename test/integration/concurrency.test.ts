@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { defineScenario } from '../../src/index.js';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { parseRecording, type Interaction } from '../../src/recordings/format.js';
 import { send, sendTogether, startUpstream, type Outgoing, type Reply, type Upstream } from '../support/loopback.js';
 

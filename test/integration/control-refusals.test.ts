@@ -5,12 +5,12 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { MAX_TIME, MAX_TIME_ISO } from '../../src/duration.js';
+import { createApp } from '../../src/hosts/app.js';
+import { MAX_TIME, MAX_TIME_ISO } from '../../src/text/duration.js';
 import { MAX_BODY_DEPTH } from '../../src/exchange/exchange.js';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { simulatorHandlers } from '../../src/msw/index.js';
-import { SimControlRequestError } from '../../src/sim-errors.js';
+import { SimControlRequestError } from '../../src/errors/sim-errors.js';
 import { rawExchange } from '../support/raw-http.js';
 
 type App = Awaited<ReturnType<typeof createApp>>;

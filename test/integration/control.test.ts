@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';
 const stage = { messageID: 'msg_203a52106001tZWYWeFGLbY095' };

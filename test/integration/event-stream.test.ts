@@ -5,9 +5,9 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/hosts/server.js';
 import { connectSimulator, type SimulatorHandle } from '../../src/index.js';
-import type { Simulator as SimulatorCore } from '../../src/app.js';
+import type { Simulator as SimulatorCore } from '../../src/hosts/app.js';
 import { subscribeWithClient } from '../support/client-subscription.js';
 import { eventProblems } from '../support/spec-validator.js';
 import { until } from '../support/until.js';

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createPipeline } from '../../src/app.js';
-import { resolveConfig } from '../../src/config.js';
+import { createPipeline } from '../../src/hosts/app.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { partitionReaders } from '../../src/control/readers.js';
 import { createPartitions } from '../../src/control/partitions.js';
 import { KINDS } from '../../src/kinds/registry.js';

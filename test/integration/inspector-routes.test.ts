@@ -6,7 +6,7 @@ import { get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { keepExchange, showExchange } from '../../src/control/exchange-details.js';
 import type { Answer, Exchange } from '../../src/exchange/exchange.js';
 import { DEFAULT_REDACTION } from '../../src/recordings/redact.js';

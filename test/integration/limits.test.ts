@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { openSocket, rawExchange } from '../support/raw-http.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
 
 interface Seen {
   method: string;

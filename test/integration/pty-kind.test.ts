@@ -7,7 +7,7 @@
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
-import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import type { SimulatorHandle } from '../../src/handle/simulator-handle.js';
 import { subscribeWithClient } from '../support/client-subscription.js';
 import { noGlobalWebSocket, skippedWhen } from '../support/environment.js';
 import { realDocProblemsAt as realProblems } from '../support/real-doc.js';

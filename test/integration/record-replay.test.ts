@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 import { parseRecording } from '../../src/recordings/format.js';
 
 const SECRET = 'sk-dummy-do-not-leak-4242';

@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { startServer } from '../../src/server.js';
+import { createApp } from '../../src/hosts/app.js';
+import { startServer } from '../../src/hosts/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 import { skippedWhen } from '../support/environment.js';
 import { freePort } from '../support/ports.js';
-import { SimConfigError } from '../../src/sim-errors.js';
+import { SimConfigError } from '../../src/errors/sim-errors.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));
 const PLUGINS = {

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import type { SimOptions } from '../../src/config.js';
+import { createApp } from '../../src/hosts/app.js';
+import type { SimOptions } from '../../src/config/config.js';
 import { parseRecording } from '../../src/recordings/format.js';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { until } from '../support/until.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimOptions } from '../../src/config.js';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import type { SimOptions } from '../../src/config/config.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { parseRecording } from '../../src/recordings/format.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

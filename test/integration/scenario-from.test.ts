@@ -15,7 +15,7 @@ import nock from 'nock';
 import request from 'supertest';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 import { scenarioDiff } from '../../src/derive/scenario-diff.js';
 import { scenarioFrom, type Generated } from '../../src/derive/scenario-from.js';
 import { readTimeline, type Timeline } from '../../src/derive/timeline.js';

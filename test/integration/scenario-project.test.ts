@@ -6,8 +6,8 @@
  */
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import type { Scenario } from '../../src/format/scenario-types.js';
 import { eventProblems, specProblems } from '../support/spec-validator.js';
 import { PROJECT_ID } from '../support/requests.js';

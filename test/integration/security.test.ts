@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
-import { resolveConfig } from '../../src/config.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { startSimulator } from '../../src/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/session-agent-sim.js', import.meta.url));

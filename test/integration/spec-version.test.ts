@@ -4,9 +4,9 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import { startSimulator } from '../../src/start-simulator.js';
-import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import { createApp } from '../../src/hosts/app.js';
+import { startSimulator } from '../../src/hosts/start-simulator.js';
+import type { SimulatorHandle } from '../../src/handle/simulator-handle.js';
 import { REAL_SPEC, writeNewerInterface } from '../support/newer-interface.js';
 
 const newer = writeNewerInterface();

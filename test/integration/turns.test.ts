@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 import { specProblems } from '../support/spec-validator.js';
 
 type App = Awaited<ReturnType<typeof createApp>>;

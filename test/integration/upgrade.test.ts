@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 
 let upstream: Server;
 const sims: RunningSimulator[] = [];

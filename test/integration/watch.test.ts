@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../src/control/journal.js';
-import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import type { SimulatorHandle } from '../../src/handle/simulator-handle.js';
 import { watchScenarioFile } from '../../src/scenarios/watch.js';
-import { startSimulator } from '../../src/start-simulator.js';
+import { startSimulator } from '../../src/hosts/start-simulator.js';
 
 const SHIPPED = fileURLToPath(new URL('../../scenarios/forms-settling.yaml', import.meta.url));
 const FIRST_FORM = 'Set up the new settings page';

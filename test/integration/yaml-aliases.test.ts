@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
-import type { SimulatorHandle } from '../../src/client/simulator-handle.js';
+import { createApp } from '../../src/hosts/app.js';
+import type { SimulatorHandle } from '../../src/handle/simulator-handle.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import { parseRecording } from '../../src/recordings/format.js';
-import { startSimulator } from '../../src/start-simulator.js';
+import { startSimulator } from '../../src/hosts/start-simulator.js';
 import { YamlTextError } from '../../src/text/read-yaml.js';
 import { billionLaughs, BOMB_REFUSAL } from '../support/alias-bomb.js';
 

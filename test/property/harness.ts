@@ -12,7 +12,7 @@
 import { connect, type Socket } from 'node:net';
 import type fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/server.js';
+import type { RunningSimulator } from '../../src/hosts/server.js';
 import { declaredTags, operation as specOperation, operations, specProblems } from '../support/spec-validator.js';
 import { EVENT_STREAM, TARGETS, type HeaderList, type TargetOperation } from '../support/arbitraries.js';
 
@@ -333,7 +333,7 @@ export function useSimulator(): Fixture {
   const fixture = { logged: [] as string[] } as Fixture;
   beforeAll(async () => {
     // Imported here, so a file that only uses the oracle (oracle.test.ts) does not load the simulator.
-    const { startServer } = await import('../../src/server.js');
+    const { startServer } = await import('../../src/hosts/server.js');
     fixture.sim = await startServer({ port: 0, scenario: 'default', log: (line) => fixture.logged.push(line) });
     fixture.client = new WireClient(fixture.sim.port);
   }, 60_000);

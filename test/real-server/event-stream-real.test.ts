@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningSimulator } from '../../src/server.js';
+import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
 import { startRealServer, type RealServer } from '../support/real-server.js';
 

@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { LeanPool, PIPELINE_FROM } from '../../src/http/lean-client.js';
 import type { Violation } from '../../src/openapi/violation.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';

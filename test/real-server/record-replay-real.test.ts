@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../src/app.js';
+import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
 import { startRealServer } from '../support/real-server.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { expect, it } from 'vitest';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/hosts/app.js';
 import { scenarioDiff } from '../../src/derive/scenario-diff.js';
 import { scenarioFrom } from '../../src/derive/scenario-from.js';
 import { readTimeline } from '../../src/derive/timeline.js';

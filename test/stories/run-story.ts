@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { expect } from 'vitest';
 import { parse } from 'yaml';
-import { createApp } from '../../src/app.js';
-import { parseDuration } from '../../src/duration.js';
+import { createApp } from '../../src/hosts/app.js';
+import { parseDuration } from '../../src/text/duration.js';
 import { specProblems } from '../support/spec-validator.js';
 
 interface Step {

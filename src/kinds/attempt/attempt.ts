@@ -4,7 +4,7 @@
  * once past their expiry; a completed attempt connects its integration's credential, as on the real server.
  * A started attempt can be cancelled while pending, and is gone a minute after it settles.
  */
-import { parseDuration } from '../../duration.js';
+import { parseDuration } from '../../text/duration.js';
 import { undeclared } from '../../text/closest.js';
 import { changeState } from '../answers.js';
 import { ATTEMPT_LIFETIME } from '../integration/flows.js';

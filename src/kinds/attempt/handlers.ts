@@ -3,7 +3,7 @@
  * how it goes), poll it, complete it with a code, cancel it. Unknown attempts and integrations answer 400
  * InvalidRequestError where the real server fails with an undeclared 500.
  */
-import { InvalidRequestError } from '../../errors.js';
+import { InvalidRequestError } from '../../errors/errors.js';
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, locationAnswer, NO_CONTENT } from '../answers.js';

@@ -3,7 +3,7 @@
  * the orgs of the logged-in accounts, and the active one, whose name and managed providers the console
  * state shows. Switching persists the choice; the real server announces nothing.
  */
-import { InvalidRequestError } from '../../errors.js';
+import { InvalidRequestError } from '../../errors/errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';

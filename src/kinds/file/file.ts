@@ -4,7 +4,7 @@
  * server does. A scenario without files has a small TypeScript project's.
  */
 import { posix } from 'node:path';
-import { InvalidRequestError } from '../../errors.js';
+import { InvalidRequestError } from '../../errors/errors.js';
 import { jsonAnswer, type Answer } from '../../exchange/exchange.js';
 import { resolveLocation, type LocationInfo, type ProjectContext } from '../../openapi/location.js';
 import { REST_PARAM } from '../../openapi/router.js';

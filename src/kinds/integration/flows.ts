@@ -2,7 +2,7 @@
  * How the scenario says an OAuth attempt goes: each OAuth method may carry an `attempt` (the API never shows
  * it), read here into a flow with every default filled in, so starting an attempt only reads it.
  */
-import { parseDuration } from '../../duration.js';
+import { parseDuration } from '../../text/duration.js';
 import type { ScenarioOauthFlow } from '../../format/scenario-types.js';
 import type { Path, ReadContext } from '../kind.js';
 import type { IntegrationSection } from './section.generated.js';

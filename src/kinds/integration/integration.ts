@@ -3,7 +3,7 @@
  * kind's) adds a credential connection, replacing the integration's previous one; the key itself is never
  * kept: nothing here stores or logs it. A credential can be relabelled and removed.
  */
-import { InvalidRequestError } from '../../errors.js';
+import { InvalidRequestError } from '../../errors/errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, locationAnswer, NO_CONTENT, reportDuplicates } from '../answers.js';

@@ -5,7 +5,7 @@
  * directories, which the real server announces with `project.directories.updated`.
  */
 import { posix } from 'node:path';
-import { BadRequest, ProjectCopyError } from '../../errors.js';
+import { BadRequest, ProjectCopyError } from '../../errors/errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';

@@ -3,7 +3,7 @@
  * is removed; another command runs for a moment and exits 0). Each keeps what its terminal printed, for the
  * clients that connect to it over its WebSocket (./connection.ts) and type into it (./terminal.ts).
  */
-import { DEFAULTS } from '../../config.js';
+import { DEFAULTS } from '../../config/config.js';
 import { draft } from '../../state/events.js';
 import { changeState, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';

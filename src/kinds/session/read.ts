@@ -2,7 +2,7 @@
  * A scenario's sessions and their scripted turns, read into definitions: histories (scripted, or generated
  * from the seed), busy windows, revert data, pending questions, and each session's turns in the order written.
  */
-import { parseDuration } from '../../duration.js';
+import { parseDuration } from '../../text/duration.js';
 import type { Path } from '../kind.js';
 import { undeclared } from '../../text/closest.js';
 import type { Scenario, ScenarioTurn, ScenarioTurnStep } from '../../format/scenario-types.js';

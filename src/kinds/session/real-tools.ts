@@ -5,7 +5,7 @@
  * no input is checked, since refusing every scenario would be worse than checking none.
  */
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../../package-path.js';
+import { packagePath } from '../../files/package-path.js';
 
 export type ToolSchema = Readonly<Record<string, unknown>>;
 

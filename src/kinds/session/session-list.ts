@@ -3,7 +3,7 @@
  * one page at a time, with cursors as the real server makes them: unpadded base64url of JSON naming the
  * filters, the order and an anchor (the session at the page's edge, its time and the direction to go).
  */
-import { InvalidCursorError } from '../../errors.js';
+import { InvalidCursorError } from '../../errors/errors.js';
 import type { ProjectContext } from '../../openapi/location.js';
 import { queryInteger } from '../../openapi/query-integer.js';
 import type { World } from '../../state/world.js';

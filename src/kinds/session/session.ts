@@ -4,7 +4,7 @@
  * windows and turns that refuse revert staging, compaction admission with sequence numbers and id conflicts,
  * and instruction entries (permissions and questions are kinds of their own: src/kinds/permission, question).
  */
-import { ConflictError, MessageNotFoundError, SessionBusyError } from '../../errors.js';
+import { ConflictError, MessageNotFoundError, SessionBusyError } from '../../errors/errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';

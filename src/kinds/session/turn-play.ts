@@ -8,7 +8,7 @@
  * What waits is bounded, per session and per partition (`LIMITS.queuedPrompt`, `partitionQueuedPrompt`):
  * past either bound a prompt is refused with SimResourceLimitError, and nothing of it is kept.
  */
-import { SimResourceLimitError } from '../../sim-errors.js';
+import { SimResourceLimitError } from '../../errors/sim-errors.js';
 import { draft, type EventCatalog, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { agentRules } from '../agent/agent.js';

@@ -3,8 +3,8 @@
  * passes on the virtual clock, whichever comes first; a timeout update replaces the deadline counted from now
  * (milliseconds, 0 clears it) and is a no-op on a command that is no longer running.
  */
-import { parseDuration } from '../../duration.js';
-import { ShellNotFoundError } from '../../errors.js';
+import { parseDuration } from '../../text/duration.js';
+import { ShellNotFoundError } from '../../errors/errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, changeState, locationAnswer, reportDuplicates } from '../answers.js';

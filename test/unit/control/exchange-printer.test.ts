@@ -8,8 +8,8 @@ import {
   wantsColour,
   type ExchangeRecord,
 } from '../../../src/control/exchange-printer.js';
-import { resolveConfig } from '../../../src/config.js';
-import { SimConfigError } from '../../../src/sim-errors.js';
+import { resolveConfig } from '../../../src/config/config.js';
+import { SimConfigError } from '../../../src/errors/sim-errors.js';
 import { createEventLog, type ExchangeEntry, type Unnumbered } from '../../../src/state/log.js';
 
 const NINE = Date.UTC(2026, 10, 22, 9, 0, 6);

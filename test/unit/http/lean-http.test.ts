@@ -6,7 +6,7 @@ import type { Answer } from '../../../src/exchange/exchange.js';
 import { readExchange, writeAnswer } from '../../../src/http/io.js';
 import { readLean, serveLean } from '../../../src/http/lean-http.js';
 import type { IncomingExchange } from '../../../src/http/request.js';
-import type { Reply } from '../../../src/pipeline.js';
+import type { Reply } from '../../../src/pipeline/pipeline.js';
 
 const LIMIT = 1024 * 1024;
 const head = (text: string) => Buffer.from(text.replaceAll('\n', '\r\n'));

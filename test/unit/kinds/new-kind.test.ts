@@ -100,7 +100,7 @@ const scenario = {
 
 describe('a kind that is only its folder and a registry line', () => {
   it('is read, seeded, played on the clock, matched by rules, snapshotted and counted by coverage', async () => {
-    const { createApp } = await import('../../../src/app.js');
+    const { createApp } = await import('../../../src/hosts/app.js');
     // Its section is in no generated type: the lamp kind exists in this test only.
     const app = await createApp({ scenario: scenario as never, log: () => {} });
     const state = async () => (await request(app).get('/__sim/state')).body as { lamps?: unknown };

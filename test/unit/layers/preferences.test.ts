@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readPreferences } from '../../../src/layers/preferences.js';
 import { loadSpec, type OperationDefinition } from '../../../src/openapi/openapi.js';
-import { SimPreferenceError } from '../../../src/sim-errors.js';
+import { SimPreferenceError } from '../../../src/errors/sim-errors.js';
 
 let shellGet: OperationDefinition;
 

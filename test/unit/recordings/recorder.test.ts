@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SimRecordingWriteError } from '../../../src/errors.js';
+import { SimRecordingWriteError } from '../../../src/errors/errors.js';
 import type { Answer, Exchange } from '../../../src/exchange/exchange.js';
 import { parseRecording, RECORDING_FORMAT } from '../../../src/recordings/format.js';
 import { createRecorder } from '../../../src/recordings/recorder.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TIME } from '../../../src/duration.js';
+import { MAX_TIME } from '../../../src/text/duration.js';
 import { createClock } from '../../../src/state/clock.js';
 
 describe('clock.advance', () => {

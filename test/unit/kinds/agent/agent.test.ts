@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/app.js';
+import { createApp } from '../../../../src/hosts/app.js';
 import { baseRules, defaultAgents, homeOf } from '../../../../src/kinds/agent/defaults.js';
 import { inferAgents } from '../../../../src/kinds/agent/infer.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';

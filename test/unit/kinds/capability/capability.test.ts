@@ -1,7 +1,7 @@
 /** The experimental capabilities: off by default, as the scenario turns them on; and scenario-from. */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/app.js';
+import { createApp } from '../../../../src/hosts/app.js';
 import { inferCapabilities } from '../../../../src/kinds/capability/infer.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';

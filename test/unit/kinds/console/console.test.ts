@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/app.js';
+import { createApp } from '../../../../src/hosts/app.js';
 import { inferConsole } from '../../../../src/kinds/console/infer.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { ScenarioError } from '../../../../src/scenarios/definition.js';

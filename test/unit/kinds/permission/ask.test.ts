@@ -16,7 +16,7 @@ import { permission } from '../../../../src/kinds/permission/permission.js';
 import type { PermissionRequestRecord, PermissionState } from '../../../../src/kinds/permission/types.js';
 import { wildcardMatch } from '../../../../src/kinds/permission/wildcard.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';
-import { SimResourceLimitError } from '../../../../src/errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/errors.js';
 import type { DomainEvent, EventDraft } from '../../../../src/state/events.js';
 import { createIds, createRandom } from '../../../../src/state/random.js';
 import type { World } from '../../../../src/state/world.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src/kinds/limits.js';
-import { SimResourceLimitError } from '../../../../src/sim-errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { PROJECT, worldOf } from '../workspace/world.js';
 
 const COPIES = [{ directory: '/home/dev/copies/clean' }, { directory: '/home/dev/copies/dirty/', dirty: true }];

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerBody, type Answer, type Exchange, type MessageSocket } from '../../../../src/exchange/exchange.js';
-import { TaggedError } from '../../../../src/errors.js';
+import { TaggedError } from '../../../../src/errors/errors.js';
 import type { HandlerRequest } from '../../../../src/kinds/kind.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';

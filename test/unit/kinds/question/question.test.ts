@@ -4,7 +4,7 @@
  * The permission kind's section is read here too, as both read sessions the session kind declared.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SimResourceLimitError } from '../../../../src/errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/errors.js';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { askQuestion } from '../../../../src/kinds/question/ask.js';
 import { generatedQuestions } from '../../../../src/kinds/question/generate.js';

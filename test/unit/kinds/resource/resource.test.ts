@@ -1,7 +1,7 @@
 /** MCP resources: none by default, a scenario's keyed by server and URI as the real server keys them. */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/app.js';
+import { createApp } from '../../../../src/hosts/app.js';
 import { inferResources } from '../../../../src/kinds/resource/infer.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';

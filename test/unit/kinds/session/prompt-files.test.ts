@@ -6,7 +6,7 @@
  */
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../../../src/app.js';
+import { createApp, type SimApp } from '../../../../src/hosts/app.js';
 import { realDocProblems } from '../../../support/real-doc.js';
 import { specProblems } from '../../../support/spec-validator.js';
 

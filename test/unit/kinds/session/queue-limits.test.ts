@@ -9,7 +9,7 @@ import { pendingRequests } from '../../../../src/kinds/permission/ask.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { loadScenarioObject } from '../../../../src/scenarios/load-scenario.js';
-import { SimResourceLimitError } from '../../../../src/sim-errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { createEngine, type Engine } from '../../../../src/state/engine.js';
 import { callHandler as call } from '../../../support/engine-call.js';
 

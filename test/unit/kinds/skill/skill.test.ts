@@ -1,7 +1,7 @@
 /** The skills: the real server's built-in one, a scenario's instead, held to the spec; and scenario-from. */
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/app.js';
+import { createApp } from '../../../../src/hosts/app.js';
 import { inferSkills } from '../../../../src/kinds/skill/infer.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';

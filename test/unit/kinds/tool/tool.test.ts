@@ -4,7 +4,7 @@
  */
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type SimApp } from '../../../../src/app.js';
+import { createApp, type SimApp } from '../../../../src/hosts/app.js';
 import { inferTools } from '../../../../src/kinds/tool/infer.js';
 import { specProblems } from '../../../support/spec-validator.js';
 import { recorded } from '../model/recorded.js';

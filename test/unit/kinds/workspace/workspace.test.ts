@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src/kinds/limits.js';
-import { SimResourceLimitError } from '../../../../src/sim-errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { PROJECT, worldOf } from './world.js';
 
 const SES = 'ses_dfc5ae513ffePKUBK7HkVp5zCB';

@@ -4,7 +4,7 @@
  * answer and error held to the spec.
  */
 import { expect } from 'vitest';
-import { TaggedError } from '../../../../src/errors.js';
+import { TaggedError } from '../../../../src/errors/errors.js';
 import { answerBody, type Answer, type Exchange } from '../../../../src/exchange/exchange.js';
 import type { AcceptedRequest } from '../../../../src/layers/layer.js';
 import { KINDS } from '../../../../src/kinds/registry.js';

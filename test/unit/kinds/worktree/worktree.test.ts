@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../../src/kinds/limits.js';
 import { slugify, worktreeDirectory, worktreeRoot } from '../../../../src/kinds/worktree/names.js';
 import { projectContext } from '../../../../src/openapi/location.js';
-import { SimResourceLimitError } from '../../../../src/sim-errors.js';
+import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { PROJECT, worldOf } from '../workspace/world.js';
 
 // The project's user is the one its directory is under (the project lives in that user's home).

@@ -8,42 +8,42 @@
  *   takes this file as it is.
  */
 import { createHash } from 'node:crypto';
-import type { PassThrough } from './layers/pass-through.js';
-import type { AcceptedRequest, Layer, RuleSubject } from './layers/layer.js';
-import type { AnsweredBy, NearMiss } from './exchange/answered-by.js';
-import { offSpecRules } from './layers/rules.js';
-import { withStreamFault } from './layers/stream-faults.js';
-import type { SimConfig } from './config.js';
-import { keepExchange } from './control/exchange-details.js';
-import type { ExchangePrinter } from './control/exchange-printer.js';
-import type { Partition, Partitions } from './control/partitions.js';
-import { CONTROL_PREFIX, createControl, isControlPath } from './control/routes.js';
+import type { PassThrough } from '../layers/pass-through.js';
+import type { AcceptedRequest, Layer, RuleSubject } from '../layers/layer.js';
+import type { AnsweredBy, NearMiss } from '../exchange/answered-by.js';
+import { offSpecRules } from '../layers/rules.js';
+import { withStreamFault } from '../layers/stream-faults.js';
+import type { SimConfig } from '../config/config.js';
+import { keepExchange } from '../control/exchange-details.js';
+import type { ExchangePrinter } from '../control/exchange-printer.js';
+import type { Partition, Partitions } from '../control/partitions.js';
+import { CONTROL_PREFIX, createControl, isControlPath } from '../control/routes.js';
 import {
   SimInternalError,
   SimMethodNotAllowedError,
   SimRouteNotFoundError,
   TaggedError,
   UnknownError,
-} from './errors.js';
-import { guardControl } from './http/control-guard.js';
-import type { Decide, Reply } from './http/decide.js';
-import { isAuthorized, offersTicket, refuse } from './http/auth.js';
-import { corsHeaders, preflightHeaders } from './http/request.js';
-import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from './exchange/exchange.js';
-import { PARTITION_PREFIX, selectPartition, unaddressed } from './http/partition-address.js';
-import { mergeRedaction } from './recordings/redact.js';
-import type { SecretValues } from './recordings/secret-values.js';
-import type { ScenarioLibrary } from './scenarios/scenario-library.js';
-import { checkAnswer, checkedAnswer } from './openapi/answer-check.js';
-import { toDeclaredError } from './openapi/input-errors.js';
-import type { ExchangeEntry, Unnumbered } from './state/log.js';
-import type { OperationDefinition, SpecIndex } from './openapi/openapi.js';
-import type { SpecVersion } from './openapi/spec-version.js';
-import { validateRequest } from './openapi/request-validation.js';
-import { findOperation, type RouteResult } from './openapi/router.js';
-import type { Violation } from './openapi/violation.js';
-import { readPreferences } from './layers/preferences.js';
-import { closest } from './text/closest.js';
+} from '../errors/errors.js';
+import { guardControl } from '../http/control-guard.js';
+import type { Decide, Reply } from '../http/decide.js';
+import { isAuthorized, offersTicket, refuse } from '../http/auth.js';
+import { corsHeaders, preflightHeaders } from '../http/request.js';
+import { MAX_BODY_DEPTH, answerBody, headerText, jsonText, type Answer, type Exchange } from '../exchange/exchange.js';
+import { PARTITION_PREFIX, selectPartition, unaddressed } from '../http/partition-address.js';
+import { mergeRedaction } from '../recordings/redact.js';
+import type { SecretValues } from '../recordings/secret-values.js';
+import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
+import { checkAnswer, checkedAnswer } from '../openapi/answer-check.js';
+import { toDeclaredError } from '../openapi/input-errors.js';
+import type { ExchangeEntry, Unnumbered } from '../state/log.js';
+import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
+import type { SpecVersion } from '../openapi/spec-version.js';
+import { validateRequest } from '../openapi/request-validation.js';
+import { findOperation, type RouteResult } from '../openapi/router.js';
+import type { Violation } from '../openapi/violation.js';
+import { readPreferences } from '../layers/preferences.js';
+import { closest } from '../text/closest.js';
 
 export interface PipelineDeps {
   config: SimConfig;

@@ -1,8 +1,8 @@
-/** Option names each entry point knows (src/options.ts): an unknown one is refused, with the one it may have meant. */
+/** Option names each entry point knows (src/config/options.ts): an unknown one is refused, with the one it may have meant. */
 import { describe, expect, it } from 'vitest';
-import { checkOptionNames, checkSimOptions, COVERAGE_OPTIONS, SIM_OPTIONS } from '../../src/options.js';
-import { resolveConfig } from '../../src/config.js';
-import { SimConfigError } from '../../src/sim-errors.js';
+import { checkOptionNames, checkSimOptions, COVERAGE_OPTIONS, SIM_OPTIONS } from '../../../src/config/options.js';
+import { resolveConfig } from '../../../src/config/config.js';
+import { SimConfigError } from '../../../src/errors/sim-errors.js';
 
 function refusal(check: () => void): SimConfigError {
   try {

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, utimesSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_DIR, hashOf, readCached, writeCached } from '../../src/load-cache.js';
+import { CACHE_DIR, hashOf, readCached, writeCached } from '../../../src/caches/load-cache.js';
 
 // A name of this test's own, so the real results beside it are neither counted nor removed.
 const NAME = `prune-test-${process.pid}`;

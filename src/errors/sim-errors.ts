@@ -4,7 +4,7 @@
  * or rebuilt by the handle from the control API's answer).
  */
 import { TaggedError } from './tagged-error.js';
-import { didYouMean } from './text/closest.js';
+import { didYouMean } from '../text/closest.js';
 
 /**
  * Every refusal of the simulator: `tag` (its `_tag`), `hint` (how to fix it) and `problems` (each thing wrong,

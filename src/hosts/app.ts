@@ -6,24 +6,24 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { createFallback } from './layers/fallback.js';
-import { createModePassThrough } from './layers/modes.js';
-import { passThroughLayer } from './layers/pass-through.js';
-import { fallbackLayer } from './layers/fallback-layer.js';
-import { resolveConfig, type SimConfig, type SimOptions } from './config.js';
-import { checkSimOptions } from './options.js';
-import { SimConfigError, SimInternalError } from './errors.js';
-import { readExchange, writeAnswer } from './http/io.js';
-import { writeSoon } from './http/outbox.js';
-import type { Answer } from './exchange/exchange.js';
-import { mergeRedaction } from './recordings/redact.js';
-import { createSecretValues } from './recordings/secret-values.js';
-import { createScenarioLibrary } from './scenarios/scenario-library.js';
-import { DEFAULT_SPEC_PATH, loadSpecOnce, specFromDocument, type SpecIndex } from './openapi/openapi.js';
-import { createDecide, type Decide, type PipelineDeps } from './pipeline.js';
-import { assembleCore } from './core.js';
+import { createFallback } from '../layers/fallback.js';
+import { createModePassThrough } from '../layers/modes.js';
+import { passThroughLayer } from '../layers/pass-through.js';
+import { fallbackLayer } from '../layers/fallback-layer.js';
+import { resolveConfig, type SimConfig, type SimOptions } from '../config/config.js';
+import { checkSimOptions } from '../config/options.js';
+import { SimConfigError, SimInternalError } from '../errors/errors.js';
+import { readExchange, writeAnswer } from '../http/io.js';
+import { writeSoon } from '../http/outbox.js';
+import type { Answer } from '../exchange/exchange.js';
+import { mergeRedaction } from '../recordings/redact.js';
+import { createSecretValues } from '../recordings/secret-values.js';
+import { createScenarioLibrary } from '../scenarios/scenario-library.js';
+import { DEFAULT_SPEC_PATH, loadSpecOnce, specFromDocument, type SpecIndex } from '../openapi/openapi.js';
+import { createDecide, type Decide, type PipelineDeps } from '../pipeline/pipeline.js';
+import { assembleCore } from '../pipeline/core.js';
 
-export type { PipelineDeps } from './pipeline.js';
+export type { PipelineDeps } from '../pipeline/pipeline.js';
 
 /** The simulator without a host: its parts, and the pipeline that answers on plain Node types. */
 export interface Simulator {

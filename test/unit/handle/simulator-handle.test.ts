@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectSimulator } from '../../../src/client/simulator-handle.js';
-import { SimControlRequestError } from '../../../src/sim-errors.js';
+import { connectSimulator } from '../../../src/handle/simulator-handle.js';
+import { SimControlRequestError } from '../../../src/errors/sim-errors.js';
 
 /** A handle whose requests are kept and answered with the clock's now, or with `refusal` when given. */
 function recordingHandle(refusal?: { status: number; body: Record<string, unknown> }) {

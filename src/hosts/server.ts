@@ -5,15 +5,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { answerUncaught, createSimulator, uncaughtAnswer, type PipelineDeps, type Simulator } from './app.js';
-import type { SimOptions } from './config.js';
-import { checkSimOptions } from './options.js';
-import { writeCoverageFile } from './control/coverage-file.js';
-import { parseScenario } from './scenarios/load-scenario.js';
-import { watchScenarioFile, type ScenarioWatchHandlers } from './scenarios/watch.js';
-import { connectRefusal, endSocketWith, expectationRefusal, refusal } from './http/socket-answer.js';
-import { handleUpgrades, type UpgradeServer } from './http/upgrade-tunnel.js';
-import { upgradeResponse } from './http/websocket.js';
-import { serveLean } from './http/lean-http.js';
+import type { SimOptions } from '../config/config.js';
+import { checkSimOptions } from '../config/options.js';
+import { writeCoverageFile } from '../control/coverage-file.js';
+import { parseScenario } from '../scenarios/load-scenario.js';
+import { watchScenarioFile, type ScenarioWatchHandlers } from '../scenarios/watch.js';
+import { connectRefusal, endSocketWith, expectationRefusal, refusal } from '../http/socket-answer.js';
+import { handleUpgrades, type UpgradeServer } from '../http/upgrade-tunnel.js';
+import { upgradeResponse } from '../http/websocket.js';
+import { serveLean } from '../http/lean-http.js';
 
 export interface RunningSimulator {
   url: string;

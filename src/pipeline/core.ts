@@ -4,23 +4,23 @@
  * build) assemble the same core; they differ only in the source (Prism's fallback or a stored examples table,
  * an upstream, a recording) and in where scenarios come from.
  */
-import { STREAM_OPERATIONS, sessionStreamsLayer } from './layers/session-streams.js';
-import { eventStreamLayer } from './layers/event-stream.js';
-import { runtimeRuleLayer, scenarioRuleLayer } from './layers/rules.js';
-import { worldLayer } from './layers/world.js';
-import type { Layer } from './layers/layer.js';
-import type { PassThrough } from './layers/pass-through.js';
-import type { SimConfig } from './config.js';
-import { partitionReaders } from './control/readers.js';
-import { createExchangePrinter } from './control/exchange-printer.js';
-import { createPartitions } from './control/partitions.js';
-import { KINDS } from './kinds/registry.js';
-import type { ScenarioLibrary } from './scenarios/scenario-library.js';
-import { rebaseScenario } from './scenarios/load-scenario.js';
-import { projectContext } from './openapi/location.js';
-import type { SpecIndex } from './openapi/openapi.js';
-import { specVersion } from './openapi/spec-version.js';
-import type { SecretValues } from './recordings/secret-values.js';
+import { STREAM_OPERATIONS, sessionStreamsLayer } from '../layers/session-streams.js';
+import { eventStreamLayer } from '../layers/event-stream.js';
+import { runtimeRuleLayer, scenarioRuleLayer } from '../layers/rules.js';
+import { worldLayer } from '../layers/world.js';
+import type { Layer } from '../layers/layer.js';
+import type { PassThrough } from '../layers/pass-through.js';
+import type { SimConfig } from '../config/config.js';
+import { partitionReaders } from '../control/readers.js';
+import { createExchangePrinter } from '../control/exchange-printer.js';
+import { createPartitions } from '../control/partitions.js';
+import { KINDS } from '../kinds/registry.js';
+import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
+import { rebaseScenario } from '../scenarios/load-scenario.js';
+import { projectContext } from '../openapi/location.js';
+import type { SpecIndex } from '../openapi/openapi.js';
+import { specVersion } from '../openapi/spec-version.js';
+import type { SecretValues } from '../recordings/secret-values.js';
 import type { PipelineDeps } from './pipeline.js';
 
 export interface CoreParts {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createClock, DEFAULT_START } from '../../src/state/clock.js';
-import { resolveConfig } from '../../src/config.js';
-import { SimConfigError } from '../../src/sim-errors.js';
-import { createJournal } from '../../src/control/journal.js';
-import { createEventLog } from '../../src/state/log.js';
+import { createClock, DEFAULT_START } from '../../../src/state/clock.js';
+import { resolveConfig } from '../../../src/config/config.js';
+import { SimConfigError } from '../../../src/errors/sim-errors.js';
+import { createJournal } from '../../../src/control/journal.js';
+import { createEventLog } from '../../../src/state/log.js';
 
 describe('resolveConfig', () => {
   it('binds loopback on 4010 by default', () => {

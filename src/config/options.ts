@@ -6,10 +6,10 @@
  * apart. The interfaces are here, not beside the entry points, because the entry points check their names.
  */
 import type { AuthOption } from './credentials.js';
-import type { Scenario } from './format/scenario-types.js';
-import { SimConfigError } from './sim-errors.js';
-import type { ExchangeEntry } from './state/log.js';
-import { closest } from './text/closest.js';
+import type { Scenario } from '../format/scenario-types.js';
+import { SimConfigError } from '../errors/sim-errors.js';
+import type { ExchangeEntry } from '../state/log.js';
+import { closest } from '../text/closest.js';
 
 export interface SimOptions {
   /** Listen port for the CLI; 0 picks a free one. */

@@ -4,7 +4,7 @@
  * written: a misspelt field is an excess property, a misspelt state or enum value is not assignable. At run
  * time they return what they are given; the simulator checks it again when it loads it.
  */
-import type { Scenario, ScenarioRule } from './format/scenario-types.js';
+import type { Scenario, ScenarioRule } from '../format/scenario-types.js';
 
 /** A scenario in code: `startSimulator({ scenario: defineScenario({ name: 'x', sessions: [...] }) })`. */
 export function defineScenario(scenario: Scenario): Scenario {

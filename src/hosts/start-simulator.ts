@@ -3,9 +3,9 @@
  * this process and hands back a handle to drive it (clock, scenario, rules, coverage, partitions). The spec,
  * Prism's operations and loaded scenarios are kept for the process, so every start after the first is quick.
  */
-import { connectSimulator, type SimulatorHandle } from './client/simulator-handle.js';
-import type { SimOptions } from './config.js';
-import { checkSimOptions } from './options.js';
+import { connectSimulator, type SimulatorHandle } from '../handle/simulator-handle.js';
+import type { SimOptions } from '../config/config.js';
+import { checkSimOptions } from '../config/options.js';
 import { startServer } from './server.js';
 
 /**

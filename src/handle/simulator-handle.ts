@@ -14,12 +14,12 @@ import {
   COVERAGE_OPTIONS,
   type ConnectOptions,
   type CoverageOptions,
-} from '../options.js';
+} from '../config/options.js';
 import type { RuleListing } from '../state/rule-store.js';
 import { isScenarioPath } from '../scenarios/scenario-library.js';
 import type { Scenario, ScenarioRule } from '../format/scenario-types.js';
-import { SimControlRequestError, SimulatorError } from '../sim-errors.js';
-import { parseDuration } from '../duration.js';
+import { SimControlRequestError, SimulatorError } from '../errors/sim-errors.js';
+import { parseDuration } from '../text/duration.js';
 import type { LogEntry } from '../state/log.js';
 
 export { SimulatorError };

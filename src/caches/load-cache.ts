@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { packagePath } from './package-path.js';
-import { writeWholeFile } from './whole-file.js';
+import { packagePath } from '../files/package-path.js';
+import { writeWholeFile } from '../files/whole-file.js';
 
-export const CACHE_DIR = packagePath(import.meta.url, '../node_modules/.cache/session-agent-sim/');
-const CODE_DIR = packagePath(import.meta.url, './');
+export const CACHE_DIR = packagePath(import.meta.url, '../../node_modules/.cache/session-agent-sim/');
+const CODE_DIR = packagePath(import.meta.url, '../');
 
 function cacheFile(name: string, hash: string): string {
   return `${CACHE_DIR}${name}-${hash.slice(0, 16)}.json`;

@@ -3,14 +3,14 @@
  * thrown in this process or rebuilt by a handle from the control API's answer.
  */
 import { describe, expect, it } from 'vitest';
-import * as simErrors from '../../src/sim-errors.js';
+import * as simErrors from '../../../src/errors/sim-errors.js';
 import {
   SIM_ERRORS,
   SimConfigError,
   SimRuleError,
   SimScenarioNotFoundError,
   SimulatorError,
-} from '../../src/sim-errors.js';
+} from '../../../src/errors/sim-errors.js';
 
 const classes = Object.entries(simErrors).filter(
   ([, value]) => typeof value === 'function' && value.prototype instanceof SimulatorError,

@@ -3,10 +3,10 @@
  * naming the setting; nothing runs half-configured.
  */
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_SPEC_PATH } from './openapi/openapi.js';
+import { DEFAULT_SPEC_PATH } from '../openapi/openapi.js';
 import { AUTH_FORMS, readCredentials, type Credentials } from './credentials.js';
 import { checkSimOptions, type SimOptions } from './options.js';
-import { SimConfigError } from './sim-errors.js';
+import { SimConfigError } from '../errors/sim-errors.js';
 
 export { DEFAULT_SPEC_PATH };
 // Declared with the option names, below the modules they name types of.

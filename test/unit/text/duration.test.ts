@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMs, MAX_TIME, MAX_TIME_ISO, parseDuration } from '../../src/duration.js';
+import { describeMs, MAX_TIME, MAX_TIME_ISO, parseDuration } from '../../../src/text/duration.js';
 
 describe('parseDuration', () => {
   it.each([

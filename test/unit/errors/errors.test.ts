@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ERRORS, ProjectCopyError, SessionNotFoundError } from '../../src/errors.js';
-import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
+import { API_ERRORS, ProjectCopyError, SessionNotFoundError } from '../../../src/errors/errors.js';
+import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 
 let spec: SpecIndex;
 beforeAll(async () => {
