@@ -14,6 +14,7 @@ export {
 export { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from './scripted-model/scripted-model.js';
 export { resolveConfig, DEFAULTS, type SimOptions, type SimConfig } from './config/config.js';
 export * from './errors/errors.js';
+export * from './kinds/api-errors.js';
 export { defineScenario, defineRule } from './scenarios/define.js';
 /** The scenario format as types: `Scenario`, `ScenarioRule`, and one per `$defs` entry (`ScenarioSession`, …). */
 export type * from './format/scenario-types.js';

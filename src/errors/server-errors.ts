@@ -5,8 +5,11 @@
  */
 import { TaggedError } from './tagged-error.js';
 
-/** The older dialect: `{name, data: {message, …}}` with no `_tag`, as ProjectCopyError speaks it. */
-abstract class NamedError extends TaggedError {
+/**
+ * The older dialect: `{name, data: {message, …}}` with no `_tag`, as ProjectCopyError speaks it. Exported for
+ * the kinds whose routes speak it (workspace, worktree), which keep their errors in their own folders.
+ */
+export abstract class NamedError extends TaggedError {
   constructor(message: string, data: Record<string, unknown> = {}) {
     super({ message, ...data });
   }
@@ -14,30 +17,6 @@ abstract class NamedError extends TaggedError {
   override toBody(): Record<string, unknown> {
     const data = Object.fromEntries(Object.entries(this.fields).filter(([, v]) => v !== undefined));
     return { name: this._tag, data };
-  }
-}
-
-export class PtyNotFoundError extends TaggedError {
-  readonly _tag = 'PtyNotFoundError';
-  readonly status = 404;
-  constructor(ptyID: string) {
-    super({ ptyID, message: `PTY session not found: ${ptyID}` });
-  }
-}
-
-export class PermissionNotFoundError extends TaggedError {
-  readonly _tag = 'PermissionNotFoundError';
-  readonly status = 404;
-  constructor(requestID: string) {
-    super({ requestID, message: `Permission request not found: ${requestID}` });
-  }
-}
-
-export class ProviderNotFoundError extends TaggedError {
-  readonly _tag = 'ProviderNotFoundError';
-  readonly status = 404;
-  constructor(providerID: string) {
-    super({ providerID, message: `Provider not found: ${providerID}` });
   }
 }
 
@@ -75,74 +54,3 @@ export class NotFoundError extends NamedError {
   readonly _tag = 'NotFoundError';
   readonly status = 404;
 }
-
-export class MoveSessionError extends NamedError {
-  readonly _tag = 'MoveSessionError';
-  readonly status = 400;
-}
-
-export class WorkspaceCreateError extends NamedError {
-  readonly _tag = 'WorkspaceCreateError';
-  readonly status = 400;
-}
-
-export class WorkspaceWarpError extends NamedError {
-  readonly _tag = 'WorkspaceWarpError';
-  readonly status = 400;
-}
-
-export class VcsApplyError extends NamedError {
-  readonly _tag = 'VcsApplyError';
-  readonly status = 400;
-  constructor(message: string, reason: 'non-git' | 'not-clean' = 'non-git') {
-    super(message, { reason });
-  }
-}
-
-/** The worktree routes' failures, one name per step that failed (`WorktreeError` in the real server's document). */
-abstract class WorktreeError extends NamedError {
-  readonly status = 400;
-}
-
-export class WorktreeNotGitError extends WorktreeError {
-  readonly _tag = 'WorktreeNotGitError';
-}
-export class WorktreeNameGenerationFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeNameGenerationFailedError';
-}
-export class WorktreeCreateFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeCreateFailedError';
-}
-export class WorktreeStartCommandFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeStartCommandFailedError';
-}
-export class WorktreeRemoveFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeRemoveFailedError';
-}
-export class WorktreeResetFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeResetFailedError';
-}
-export class WorktreeListFailedError extends WorktreeError {
-  readonly _tag = 'WorktreeListFailedError';
-}
-
-export const SERVER_ERRORS = {
-  PtyNotFoundError,
-  PermissionNotFoundError,
-  ProviderNotFoundError,
-  ForbiddenError,
-  InternalServerError,
-  BadRequest,
-  NotFoundError,
-  MoveSessionError,
-  WorkspaceCreateError,
-  WorkspaceWarpError,
-  VcsApplyError,
-  WorktreeNotGitError,
-  WorktreeNameGenerationFailedError,
-  WorktreeCreateFailedError,
-  WorktreeStartCommandFailedError,
-  WorktreeRemoveFailedError,
-  WorktreeResetFailedError,
-  WorktreeListFailedError,
-} as const;

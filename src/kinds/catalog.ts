@@ -3,6 +3,7 @@
  * per event type, one timeline per kind, publication per event type, the stateful kinds' states. Built once,
  * so a request or an event looks its kind up instead of asking every kind.
  */
+import type { KindInputErrors } from '../openapi/input-errors.js';
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
 import type { World, WorldSnapshot } from '../state/world.js';
 import type { Appliers, Handlers, JsonObject, Kind, Publication, Schedule, Surroundings } from './kind.js';
@@ -42,6 +43,8 @@ export interface KindCatalog {
   snapshot(world: World): WorldSnapshot;
   /** What each stateful kind's resources in the scenario can do, as transitions. */
   possible(scenario: World['scenario']): Transition[];
+  /** The errors request validation answers for input that names a kind (`Kind.notFound`, `Kind.badInput`). */
+  readonly inputErrors: KindInputErrors;
 }
 
 export function catalogOf(list: readonly Kind[]): KindCatalog {
@@ -81,6 +84,10 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
       Object.assign({ scenario: world.scenario.name }, ...list.map((k) => k.snapshot?.(world) ?? {})) as WorldSnapshot,
     possible: (scenario) =>
       list.flatMap((k) => (k.possible?.(scenario) ?? []).map((t) => ({ ...t, kind: k.name }) as Transition)),
+    inputErrors: {
+      notFound: Object.fromEntries(list.flatMap((k) => (k.notFound ? [[k.notFound.param, k.notFound.error]] : []))),
+      badInput: Object.fromEntries(list.flatMap((k) => (k.badInput ? [[k.badInput.tag, k.badInput.error]] : []))),
+    },
   };
 }
 

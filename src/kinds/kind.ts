@@ -16,6 +16,7 @@ import type { DomainEvent, EventDraft, EventType } from '../state/events.js';
 import type { IdFactory, Random } from '../state/random.js';
 import type { World, WorldSnapshot, WorldTables } from '../state/world.js';
 import type { Applier, Appliers, Schedule } from '../state/engine-kinds.js';
+import type { TaggedError } from '../errors/tagged-error.js';
 import type { Timeline as RecordedTimeline } from './inference.js';
 import type { InferenceSoFar, Inferred, JsonObject } from './inference.js';
 
@@ -164,6 +165,13 @@ export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   readonly appliers?: Appliers;
   readonly schedule?: Schedule;
   readonly publication?: Publication;
+  /** Its not-found error, for a malformed id in the path parameter that names its resources (`sessionID`). */
+  readonly notFound?: { readonly param: string; readonly error: (id: string) => TaggedError };
+  /** Its own error for bad input, for the operations that declare it (`tag`) instead of InvalidRequestError. */
+  readonly badInput?: {
+    readonly tag: string;
+    readonly error: (message: string, path: Record<string, string>) => TaggedError;
+  };
   /**
    * scenario-from: what a recording shows of this kind, as parts by section, appended to the draft scenario.
    * It reads the draft as inferred so far (the project, the kinds before it in the registry) and may add to

@@ -7,7 +7,7 @@
  * wall time) plays its turn to the end, or an interrupt stops it. A reset or a scenario switch ends the wait
  * too: the world it waited in is gone.
  */
-import { SessionNotFoundError } from '../errors/errors.js';
+import { SessionNotFoundError } from '../kinds/session/errors.js';
 import { emptyAnswer, jsonAnswer, type Answer } from '../exchange/exchange.js';
 import type { Layer } from './layer.js';
 import { ensureRoom } from '../kinds/limits.js';

@@ -2,17 +2,7 @@
  * Turns request violations into the one error the operation declares for bad input (the interface's rule 1:
  * an operation returns only the errors listed for it). Which error that is comes from the spec, not a table.
  */
-import {
-  BadRequest,
-  FormInvalidAnswerError,
-  FormNotFoundError,
-  InvalidCursorError,
-  InvalidRequestError,
-  ProjectCopyError,
-  SessionNotFoundError,
-  ShellNotFoundError,
-  type TaggedError,
-} from '../errors/errors.js';
+import { BadRequest, InvalidCursorError, InvalidRequestError, type TaggedError } from '../errors/errors.js';
 import type { OperationDefinition } from './openapi.js';
 import type { Violation, ViolationPlace } from './violation.js';
 
@@ -23,19 +13,24 @@ import type { Violation, ViolationPlace } from './violation.js';
 const KIND_BY_PLACE: Partial<Record<ViolationPlace, string>> = { path: 'Params', query: 'Query', body: 'Payload' };
 
 /**
- * Where an operation declares no InvalidRequestError, an id that cannot exist is best told as "not found":
- * that is declared, and it is the truth.
+ * The errors the kinds declare for input that names them (their catalog gathers them): this folder sits below
+ * the kinds, so it takes them as given rather than naming a kind.
  */
-const NOT_FOUND_BY_PARAM: Record<string, (value: string) => TaggedError> = {
-  sessionID: (value) => new SessionNotFoundError(value),
-  formID: (value) => new FormNotFoundError(value),
-  id: (value) => new ShellNotFoundError(value),
-};
+export interface KindInputErrors {
+  /**
+   * By path parameter (`sessionID`): where an operation declares no InvalidRequestError, an id that cannot
+   * exist is best told as "not found": that is declared, and it is the truth.
+   */
+  readonly notFound: Readonly<Record<string, (id: string) => TaggedError>>;
+  /** By `_tag`: a kind's own error for bad input, for the operations that declare it instead. */
+  readonly badInput: Readonly<Record<string, (message: string, pathParams: Record<string, string>) => TaggedError>>;
+}
 
 export function toDeclaredError(
   operation: OperationDefinition,
   violations: Violation[],
   pathParams: Record<string, string>,
+  kinds: KindInputErrors,
 ): TaggedError {
   const first = violations[0];
   if (!first) throw new Error('toDeclaredError needs at least one violation');
@@ -45,18 +40,16 @@ export function toDeclaredError(
     return new InvalidRequestError(message, KIND_BY_PLACE[first.in], first.field);
   }
   if (first.in === 'path' && first.field) {
-    const notFound = NOT_FOUND_BY_PARAM[first.field]?.(pathParams[first.field] ?? '');
+    const notFound = kinds.notFound[first.field]?.(pathParams[first.field] ?? '');
     if (notFound && operation.declaredTags.has(notFound._tag)) return notFound;
-    const addressed = notFoundOfAddressed(operation, first, pathParams);
+    const addressed = notFoundOfAddressed(operation, first, pathParams, kinds);
     if (addressed) return addressed;
   }
+  const own = kinds.badInput[operation.inputErrorTag];
+  if (own) return own(message, pathParams);
   switch (operation.inputErrorTag) {
     case 'InvalidCursorError':
       return new InvalidCursorError(message);
-    case 'FormInvalidAnswerError':
-      return new FormInvalidAnswerError(pathParams.formID ?? '', message);
-    case 'ProjectCopyError':
-      return new ProjectCopyError(message);
     case 'BadRequest':
       return new BadRequest(message, KIND_BY_PLACE[first.in] as 'Params' | 'Query' | 'Payload' | undefined);
     default:
@@ -74,10 +67,11 @@ function notFoundOfAddressed(
   operation: OperationDefinition,
   violation: Violation,
   pathParams: Record<string, string>,
+  kinds: KindInputErrors,
 ): TaggedError | undefined {
   for (const param of [...operation.pathParams].reverse()) {
     if (param.name === violation.field) continue;
-    const notFound = NOT_FOUND_BY_PARAM[param.name]?.(pathParams[param.name] ?? '');
+    const notFound = kinds.notFound[param.name]?.(pathParams[param.name] ?? '');
     if (!notFound || !operation.declaredTags.has(notFound._tag)) continue;
     const message = `${notFound.message}: ${violation.message}`;
     notFound.fields.message = message;

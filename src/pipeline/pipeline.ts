@@ -35,7 +35,7 @@ import { mergeRedaction } from '../recordings/redact.js';
 import type { SecretValues } from '../recordings/secret-values.js';
 import type { ScenarioLibrary } from '../scenarios/scenario-library.js';
 import { checkAnswer, checkedAnswer } from '../openapi/answer-check.js';
-import { toDeclaredError } from '../openapi/input-errors.js';
+import { toDeclaredError, type KindInputErrors } from '../openapi/input-errors.js';
 import type { ExchangeEntry, Unnumbered } from '../state/log.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import type { SpecVersion } from '../openapi/spec-version.js';
@@ -62,7 +62,11 @@ export interface PipelineDeps {
   specVersion?: SpecVersion;
   /** Prints each exchange (`logExchanges`): flushed when the simulator closes. */
   printer?: ExchangePrinter;
+  /** The kinds' errors for bad input that names them; without them, bad input gets only the generic errors. */
+  inputErrors?: KindInputErrors;
 }
+
+const NO_KIND_INPUT_ERRORS: KindInputErrors = { notFound: {}, badInput: {} };
 
 // Declared with the hosts that call it, below this file.
 export type { Decide, Reply };
@@ -125,6 +129,7 @@ export function createDecide(deps: PipelineDeps): Decide {
             exchange,
             partition,
             deps.passThrough !== undefined,
+            deps.inputErrors ?? NO_KIND_INPUT_ERRORS,
           );
           accepted = request;
           violations = problems;
@@ -287,6 +292,7 @@ function accept(
   exchange: Exchange,
   partition: Partition,
   passThrough: boolean,
+  inputErrors: KindInputErrors,
 ): { request: AcceptedRequest; problems: Violation[] } {
   const contentType = exchange.headers['content-type'];
   const { query, body, violations } = validateRequest(operation, {
@@ -303,7 +309,7 @@ function accept(
       in: 'body',
       message: `Request body nests deeper than ${MAX_BODY_DEPTH} levels`,
     });
-  if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams);
+  if (violations.length && !passThrough) throw toDeclaredError(operation, violations, pathParams, inputErrors);
   // Prefer controls steer the mock; to a real server they are just a header to pass on.
   const preferences = passThrough ? {} : readPreferences(headerText(exchange.headers.prefer), operation);
   return {

@@ -7,7 +7,8 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../src/openapi/answer-check.js';
-import { ProjectCopyError, TaggedError } from '../../src/errors/errors.js';
+import { TaggedError } from '../../src/errors/errors.js';
+import { ProjectCopyError } from '../../src/kinds/project-copy/errors.js';
 import { answerBody, type Answer, type Exchange } from '../../src/exchange/exchange.js';
 import { projectContext } from '../../src/openapi/location.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';

@@ -2,7 +2,7 @@
  * Form lifecycles: pending forms listed per location, replies checked against the form's fields, a valid
  * reply settles the form, a second one is refused; forms appear and are cancelled at scripted times.
  */
-import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from '../../errors/errors.js';
+import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
@@ -24,6 +24,11 @@ const STATES: readonly FormStatus[] = ['scheduled', 'pending', 'answered', 'canc
 export const form: Kind<FormSection> = {
   name: 'form',
   format,
+  notFound: { param: 'formID', error: (id) => new FormNotFoundError(id) },
+  badInput: {
+    tag: 'FormInvalidAnswerError',
+    error: (message, path) => new FormInvalidAnswerError(path.formID ?? '', message),
+  },
   condition,
   states: STATES,
   transitions: [

@@ -6,7 +6,7 @@
  * key connected or an OAuth attempt completed brings its models in, announced by `catalog.updated` as the
  * real server announces its catalogue reloading; so is a provider or model the scenario has appear later.
  */
-import { ProviderNotFoundError } from '../../errors/server-errors.js';
+import { ProviderNotFoundError } from './errors.js';
 import { draft } from '../../state/events.js';
 import { answered, locationAnswer } from '../answers.js';
 import type { Kind } from '../kind.js';

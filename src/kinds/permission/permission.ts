@@ -6,7 +6,9 @@
  * may be asked later (`appears`).
  */
 import { posix } from 'node:path';
-import { InvalidRequestError, PermissionNotFoundError, SessionNotFoundError } from '../../errors/errors.js';
+import { InvalidRequestError } from '../../errors/errors.js';
+import { PermissionNotFoundError } from './errors.js';
+import { SessionNotFoundError } from '../session/errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';

@@ -5,7 +5,8 @@
  * directories, which the real server announces with `project.directories.updated`.
  */
 import { posix } from 'node:path';
-import { BadRequest, ProjectCopyError } from '../../errors/errors.js';
+import { BadRequest } from '../../errors/errors.js';
+import { ProjectCopyError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
@@ -30,6 +31,7 @@ function slug(world: World, purpose: string): string {
 export const projectCopy: Kind<ProjectCopySection> = {
   name: 'project-copy',
   format,
+  badInput: { tag: 'ProjectCopyError', error: (message) => new ProjectCopyError(message) },
 
   read: (source) => ({ projectCopy: source.projectCopy ?? {} }),
 

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { ForbiddenError, InvalidRequestError, PtyNotFoundError } from '../../errors/errors.js';
+import { ForbiddenError, InvalidRequestError } from '../../errors/errors.js';
+import { PtyNotFoundError } from './errors.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';

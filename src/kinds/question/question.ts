@@ -3,7 +3,8 @@
  * (`question.v2.replied`) or rejects them (`question.v2.rejected`). The scenario's may be asked later
  * (`appears`, publishing `question.v2.asked`); a turn asks with ./ask.ts.
  */
-import { QuestionNotFoundError, SessionNotFoundError } from '../../errors/errors.js';
+import { QuestionNotFoundError } from './errors.js';
+import { SessionNotFoundError } from '../session/errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { resolveLocation } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';

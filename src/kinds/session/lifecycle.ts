@@ -4,9 +4,9 @@
  * does, and the interrupt that stops it; committing or clearing a staged revert; the experimental list,
  * background and move.
  */
-import { ConflictError, MessageNotFoundError } from '../../errors/errors.js';
+import { ConflictError } from '../../errors/errors.js';
+import { MessageNotFoundError, MoveSessionError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
-import { MoveSessionError } from '../../errors/server-errors.js';
 import { draft } from '../../state/events.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Handlers } from '../kind.js';

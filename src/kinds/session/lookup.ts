@@ -1,5 +1,5 @@
 /** Finding a session a request names: one that exists now (one the scenario creates later is unknown until then). */
-import { SessionNotFoundError } from '../../errors/errors.js';
+import { SessionNotFoundError } from './errors.js';
 import type { ScenarioDefinition } from '../../state/scenario.js';
 import type { World } from '../../state/world.js';
 import { busyAt, initialChoice } from './state.js';

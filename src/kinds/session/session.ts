@@ -4,7 +4,8 @@
  * windows and turns that refuse revert staging, compaction admission with sequence numbers and id conflicts,
  * and instruction entries (permissions and questions are kinds of their own: src/kinds/permission, question).
  */
-import { ConflictError, MessageNotFoundError, SessionBusyError } from '../../errors/errors.js';
+import { ConflictError } from '../../errors/errors.js';
+import { MessageNotFoundError, SessionBusyError, SessionNotFoundError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
@@ -41,6 +42,7 @@ const STATES: readonly SessionStatus[] = ['scheduled', 'busy', 'idle'];
 export const session: Kind<SessionSection, SessionReads> = {
   name: 'session',
   format,
+  notFound: { param: 'sessionID', error: (id) => new SessionNotFoundError(id) },
   condition,
   states: STATES,
   transitions: [

@@ -4,7 +4,7 @@
  * (milliseconds, 0 clears it) and is a no-op on a command that is no longer running.
  */
 import { parseDuration } from '../../text/duration.js';
-import { ShellNotFoundError } from '../../errors/errors.js';
+import { ShellNotFoundError } from './errors.js';
 import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, changeState, locationAnswer, reportDuplicates } from '../answers.js';
@@ -59,6 +59,8 @@ const STATES: readonly ShellStatus[] = ['scheduled', 'running', 'exited', 'timeo
 export const shell: Kind<ShellSection> = {
   name: 'shell',
   format,
+  // A bare `id` is safe to claim: the error is answered only where an operation declares ShellNotFoundError.
+  notFound: { param: 'id', error: (id) => new ShellNotFoundError(id) },
   condition,
   states: STATES,
   transitions: [

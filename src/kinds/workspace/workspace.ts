@@ -4,7 +4,8 @@
  * workspace stands on yet, removed with their worktree, and sessions warped into them or back out. The real
  * server does all this only with its experimental workspaces flag; offline without it, a creation times out.
  */
-import { InvalidRequestError, NotFoundError, WorkspaceCreateError } from '../../errors/errors.js';
+import { InvalidRequestError, NotFoundError } from '../../errors/errors.js';
+import { WorkspaceCreateError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import type { ProjectContext } from '../../openapi/location.js';
 import { draft, type EventDraft } from '../../state/events.js';

@@ -4,7 +4,7 @@
  * one that is not there is a no-op answering true, as there; the project's own directory is refused.
  */
 import { posix } from 'node:path';
-import { WorktreeRemoveFailedError, WorktreeResetFailedError } from '../../errors/errors.js';
+import { WorktreeRemoveFailedError, WorktreeResetFailedError } from './errors.js';
 import { jsonAnswer } from '../../exchange/exchange.js';
 import type { ProjectContext } from '../../openapi/location.js';
 import { draft } from '../../state/events.js';

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ERRORS, ProjectCopyError, SessionNotFoundError } from '../../../src/errors/errors.js';
+import { API_ERRORS } from '../../../src/kinds/api-errors.js';
+import { ProjectCopyError } from '../../../src/kinds/project-copy/errors.js';
+import { SessionNotFoundError } from '../../../src/kinds/session/errors.js';
 import { loadSpec, type SpecIndex } from '../../../src/openapi/openapi.js';
 
 let spec: SpecIndex;

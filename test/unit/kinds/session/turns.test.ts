@@ -6,7 +6,7 @@
 import type { V2Event } from '@opencode-ai/sdk/v2/types';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptedRequest } from '../../../../src/layers/layer.js';
-import { SessionBusyError } from '../../../../src/errors/errors.js';
+import { SessionBusyError } from '../../../../src/kinds/session/errors.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { pageMessages } from '../../../../src/kinds/session/message-page.js';
 import { generateTurn } from '../../../../src/kinds/session/generated-turn.js';
