@@ -157,6 +157,8 @@ export interface Kind<Section extends object = Json, Reads = unknown> {
   stateOf?(world: World, id: string): string | undefined;
   /** Its resources and their state now, for `GET /__sim/state`: its part of `WorldSnapshot`. */
   snapshot?(world: World): Partial<WorldSnapshot>;
+  /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
+  readonly limits?: Readonly<Record<string, number>>;
   readonly handlers?: Handlers;
   readonly appliers?: Appliers;
   readonly schedule?: Schedule;
