@@ -81,7 +81,18 @@ export function assembleCore(parts: CoreParts): PipelineDeps {
     worldLayer(KINDS),
   ].map((layer) => (simulated && layer.answersAs === 'scenario' ? onlyFor(layer, simulated) : layer));
   layers.push(parts.source);
-  return { config, passThrough, spec, partitions, layers, library, secrets, specVersion: version, printer };
+  return {
+    config,
+    passThrough,
+    spec,
+    ticketed: KINDS.ticketed,
+    partitions,
+    layers,
+    library,
+    secrets,
+    specVersion: version,
+    printer,
+  };
 }
 
 /** A layer of the world that declines the operations whose served shape it was not written for. */

@@ -160,6 +160,8 @@ export interface Kind<Section extends object = Json, Reads = unknown> {
   /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
   readonly limits?: Readonly<Record<string, number>>;
   readonly handlers?: Handlers;
+  /** Operations it serves as a WebSocket whose handshake a connect ticket opens in place of credentials. */
+  readonly ticketed?: readonly string[];
   readonly appliers?: Appliers;
   readonly schedule?: Schedule;
   readonly publication?: Publication;

@@ -38,6 +38,8 @@ const STATES: readonly PtyStatus[] = ['running', 'exited'];
 
 export const pty: Kind<PtySection> = {
   name: 'pty',
+  // The real server lets a browser, which cannot send an Authorization header on a WebSocket, in by ticket.
+  ticketed: ['v2.pty.connect'],
   limits: PTY_LIMITS,
   format,
   condition,
