@@ -10,6 +10,7 @@ import { createFallback } from '../layers/fallback.js';
 import { createModePassThrough } from '../layers/modes.js';
 import { passThroughLayer } from '../layers/pass-through.js';
 import { fallbackLayer } from '../layers/fallback-layer.js';
+import { KINDS } from '../kinds/registry.js';
 import { resolveConfig, type SimConfig, type SimOptions } from '../config/config.js';
 import { checkSimOptions } from '../config/options.js';
 import { SimConfigError, SimInternalError } from '../errors/errors.js';
@@ -63,6 +64,14 @@ export async function createApp(options: SimOptions = {}): Promise<SimApp> {
   return app;
 }
 
+/** The WebSockets the kinds serve, as the served spec routes them (those it lacks are not served). */
+function sockets(spec: SpecIndex): string[] {
+  return [...KINDS.ticketed].flatMap((id) => {
+    const operation = spec.byId.get(id);
+    return operation ? [`${operation.method.toUpperCase()} ${operation.path}`] : [];
+  });
+}
+
 export async function createSimulator(options: SimOptions = {}): Promise<Simulator> {
   checkSimOptions(options, 'createSimulator');
   const config = resolveConfig(options);
@@ -76,7 +85,7 @@ export async function createSimulator(options: SimOptions = {}): Promise<Simulat
   // it is the source, the mock (a real server or its recording answers otherwise).
   const source = passThrough
     ? passThroughLayer(passThrough)
-    : fallbackLayer(await createFallback(spec, { dynamic: config.dynamic, seed: config.seed }));
+    : fallbackLayer(await createFallback(spec, { dynamic: config.dynamic, seed: config.seed }), sockets(spec));
   const sim = assembleCore({ config, home, spec, secrets, passThrough, library, source });
   sim.openStreams = new Set();
   const decide = createDecide(sim);

@@ -27,16 +27,19 @@ export function isAuthorized(exchange: Pick<Exchange, 'headers' | 'searchParams'
 }
 
 /**
- * A PTY's WebSocket handshake that carries a connect ticket: it is opened by the ticket rather than the
- * credentials (the real server lets a browser, which cannot send an Authorization header on a WebSocket,
- * connect with a ticket it got over an authenticated request); whoever serves the PTY checks the ticket.
+ * A WebSocket handshake that carries a connect ticket to an operation opened by one (`ticketed`, as the kinds
+ * declare them): it is opened by the ticket rather than the credentials (the real server lets a browser, which
+ * cannot send an Authorization header on a WebSocket, connect with a ticket it got over an authenticated
+ * request); whoever serves the operation checks the ticket.
  */
-export function offersTicket(exchange: Pick<Exchange, 'upgrade' | 'pathname' | 'searchParams'>): boolean {
-  return (
-    exchange.upgrade === 'websocket' &&
-    exchange.searchParams.has('ticket') &&
-    /^\/api\/pty\/[^/]+\/connect$/.test(exchange.pathname)
-  );
+export function offersTicket(
+  exchange: Pick<Exchange, 'upgrade' | 'method' | 'pathname' | 'searchParams'>,
+  spec: SpecIndex,
+  ticketed: ReadonlySet<string>,
+): boolean {
+  if (exchange.upgrade !== 'websocket' || !exchange.searchParams.has('ticket')) return false;
+  const found = findOperation(spec, exchange.method, exchange.pathname);
+  return found.kind === 'found' && ticketed.has(found.operation.operationId);
 }
 
 function matches(token: string | undefined, expected: Buffer): boolean {

@@ -14,6 +14,10 @@ type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string
 export interface KindCatalog {
   readonly list: readonly Kind[];
   readonly handlers: Handlers;
+  /** Every kind's bounds on what clients create, by name: what SECURITY.md's table is held to. */
+  readonly limits: Readonly<Record<string, number>>;
+  /** The WebSocket operations a connect ticket opens without credentials (auth lets their handshake through). */
+  readonly ticketed: ReadonlySet<string>;
   readonly appliers: Appliers;
   /** Timelines by kind name (timers are keyed `kind:id`). */
   readonly schedules: ReadonlyMap<string, Schedule>;
@@ -55,6 +59,8 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
   return {
     list,
     handlers: Object.assign({}, ...list.map((k) => k.handlers ?? {})) as Handlers,
+    limits: Object.assign({}, ...list.map((k) => k.limits ?? {})) as Record<string, number>,
+    ticketed: new Set(list.flatMap((k) => k.ticketed ?? [])),
     appliers: Object.assign({}, ...list.map((k) => k.appliers ?? {})) as Appliers,
     schedules: new Map(list.flatMap((k) => (k.schedule ? [[k.name, k.schedule] as const] : []))),
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),

@@ -161,7 +161,11 @@ export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   stateOf?(world: World, id: string): string | undefined;
   /** Its resources and their state now, for `GET /__sim/state`: its part of `WorldSnapshot`. */
   snapshot?(world: World): Partial<WorldSnapshot>;
+  /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
+  readonly limits?: Readonly<Record<string, number>>;
   readonly handlers?: Handlers;
+  /** Operations it serves as a WebSocket whose handshake a connect ticket opens in place of credentials. */
+  readonly ticketed?: readonly string[];
   readonly appliers?: Appliers;
   readonly schedule?: Schedule;
   readonly publication?: Publication;

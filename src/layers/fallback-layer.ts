@@ -26,7 +26,9 @@ function echoed(result: MockResult, context: EchoContext): { body: unknown; text
   });
 }
 
-export function fallbackLayer(fallback: Fallback): Layer {
+/** `sockets` names the WebSockets a world serves (`GET /api/pty/{ptyID}/connect`), for the hint of a refused handshake. */
+export function fallbackLayer(fallback: Fallback, sockets: readonly string[] = []): Layer {
+  const served = [...sockets, 'with a scenario'].join(', ');
   return {
     name: 'fallback',
     answersAs: 'fallback',
@@ -36,7 +38,7 @@ export function fallbackLayer(fallback: Fallback): Layer {
       // kind serves as one) is refused, unless a Prefer control asks for a declared answer all the same.
       if (request.exchange.upgrade && Object.keys(request.preferences).length === 0)
         throw new SimNoWebSocketError(
-          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves only those of its world's PTYs (GET /api/pty/{ptyID}/connect, with a scenario)`,
+          `No WebSocket at ${request.exchange.method} ${request.exchange.pathname}: the mock serves only those of its world (${served})`,
           'Connect to a PTY of the scenario served (--scenario default has one), or run proxy or record with --upstream URL',
         );
       const result = await fallback.answer({

@@ -11,6 +11,7 @@ import { SessionNotFoundError } from '../kinds/session/errors.js';
 import { emptyAnswer, jsonAnswer, type Answer } from '../exchange/exchange.js';
 import type { Layer } from './layer.js';
 import { ensureRoom } from '../kinds/limits.js';
+import { SESSION_LIMITS } from '../kinds/session/limits.js';
 import { queryInteger } from '../openapi/query-integer.js';
 import type { Partition } from '../control/partitions.js';
 import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../stream/durable-log.js';
@@ -28,7 +29,7 @@ function sessionOf(partition: Partition, id: string | undefined) {
 }
 
 function untilIdle(partition: Partition, sessionID: string): Promise<Answer> {
-  ensureRoom('waiting', waiting.get(partition) ?? 0, 'request waiting for a session');
+  ensureRoom(waiting.get(partition) ?? 0, SESSION_LIMITS.waiting, 'request waiting for a session');
   waiting.set(partition, (waiting.get(partition) ?? 0) + 1);
   return new Promise((resolve) => {
     const unsubscribe = partition.engine.log.subscribe(() => {

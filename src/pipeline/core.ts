@@ -85,6 +85,7 @@ export function assembleCore(parts: CoreParts): PipelineDeps {
     config,
     passThrough,
     spec,
+    ticketed: KINDS.ticketed,
     partitions,
     layers,
     library,

@@ -50,6 +50,8 @@ export interface PipelineDeps {
   /** Set in the proxy, record and replay modes: what answers requests, including those outside the spec. */
   passThrough?: PassThrough;
   spec: SpecIndex;
+  /** Operations whose WebSocket handshake a connect ticket opens in place of credentials (the kinds'). */
+  ticketed?: ReadonlySet<string>;
   partitions: Partitions;
   layers: Layer[];
   /** Where scenarios come from (mock mode only). */
@@ -107,7 +109,11 @@ export function createDecide(deps: PipelineDeps): Decide {
         if (answer.kind === 'json' && deps.secrets) answer = { ...answer, body: deps.secrets.scrubValue(answer.body) };
         if (answer.kind !== 'drop') answer.headers = { ...answer.headers, ...granted };
         layer = 'control';
-      } else if (deps.config.auth && !isAuthorized(exchange, deps.config.auth) && !offersTicket(exchange)) {
+      } else if (
+        deps.config.auth &&
+        !isAuthorized(exchange, deps.config.auth) &&
+        !offersTicket(exchange, deps.spec, deps.ticketed ?? NONE)
+      ) {
         // Auth (when on): after the control plane, which stays open (loopback by default, and how a test drives
         // the simulator), and before routing, so unknown paths are 401 too, as on the real server.
         ({ answer, operation } = refuse(deps.spec, exchange));
@@ -185,6 +191,8 @@ export function createDecide(deps: PipelineDeps): Decide {
  * A request the proxy modes pass on though no operation of the spec matches it: noted, never refused. One
  * object for every such entry, frozen so that no reader changes it for the others.
  */
+const NONE: ReadonlySet<string> = new Set();
+
 const NO_ROUTE: Violation = Object.freeze({
   side: 'request',
   in: 'route',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type SimulatorHandle } from '../../src/index.js';
-import { LIMITS } from '../../src/kinds/limits.js';
+import { SESSION_LIMITS } from '../../src/kinds/session/limits.js';
 
 /** Sessions whose one scripted turn streams 20,000 one-character deltas: 60,000 events to play in all. */
 const LONG = Array.from({ length: 3 }, (_, i) => `ses_dfc5ae513ffeLongTurn${i}AbCdEf`);
@@ -83,11 +83,11 @@ describe('a long clock advance', () => {
     const c = sim.partition('slices-c');
     const id = LONG[1] as string;
     const prompt = () => post(`${c.url}/api/session/${id}/prompt`, { prompt: { text: 'more' }, delivery: 'queue' });
-    for (let i = 0; i <= LIMITS.queuedPrompt; i++) expect((await prompt()).status).toBe(200);
+    for (let i = 0; i <= SESSION_LIMITS.queuedPrompt; i++) expect((await prompt()).status).toBe(200);
     const refused = await prompt();
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ _tag: 'SimResourceLimitError', max: LIMITS.queuedPrompt });
+    expect(body).toMatchObject({ _tag: 'SimResourceLimitError', max: SESSION_LIMITS.queuedPrompt });
     expect(String(body.hint)).toContain('/__sim/clock/advance');
   }, 60_000);
 });

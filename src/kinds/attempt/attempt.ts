@@ -14,11 +14,13 @@ import type { AttemptSection } from './section.generated.js';
 import { handlers } from './handlers.js';
 import { attemptSchedule, SETTLED_KEPT_MS } from './settle.js';
 import type { AttemptDefinition, AttemptState, AttemptStatus } from './types.js';
+import { MAX_ATTEMPTS } from './limits.js';
 
 const STATES: readonly AttemptStatus[] = ['pending', 'complete', 'failed', 'expired'];
 
 export const attempt: Kind<AttemptSection> = {
   name: 'attempt',
+  limits: { attempt: MAX_ATTEMPTS },
   format,
   condition,
   states: STATES,

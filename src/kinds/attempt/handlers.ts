@@ -11,7 +11,8 @@ import { ensureCredentialRoom, unknownIntegration } from '../integration/integra
 import { fillFlowText } from '../integration/flows.js';
 import type { OAuthFlow } from '../integration/types.js';
 import type { Handlers } from '../kind.js';
-import { ensureRoom, LIMITS } from '../limits.js';
+import { ensureRoom } from '../limits.js';
+import { MAX_ATTEMPTS } from './limits.js';
 import { failureMessage, settle } from './settle.js';
 import type { AttemptDefinition } from './types.js';
 
@@ -24,7 +25,7 @@ function unknownAttempt(attemptID: string): InvalidRequestError {
  * minute after it settles anyway), so a client that never moves the clock can still start new ones.
  */
 function makeRoom(world: World): EventDraft[] {
-  if (world.attempts.size < LIMITS.attempt) return [];
+  if (world.attempts.size < MAX_ATTEMPTS) return [];
   let oldest: { id: string; at: number } | undefined;
   for (const [id, a] of world.attempts)
     if (a.removeAt !== undefined && (!oldest || a.removeAt < oldest.at)) oldest = { id, at: a.removeAt };
@@ -71,7 +72,7 @@ export const handlers: Handlers = {
     if (!flow)
       throw new InvalidRequestError(`OAuth method not found: ${integrationID}/${body.methodID}`, 'Payload', 'methodID');
     const room = makeRoom(world);
-    ensureRoom('attempt', world.attempts.size - room.length, 'OAuth attempt');
+    ensureRoom(world.attempts.size - room.length, MAX_ATTEMPTS, 'OAuth attempt');
     const attemptID = world.ids.ascending('con_', now);
     const attempt = definitionOf(attemptID, integrationID, body.methodID, flow, now, body.label);
     const data = {

@@ -9,6 +9,7 @@ import type { World } from '../../state/world.js';
 import { answered, locationAnswer, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { JsonObject, Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { MAX_CREDENTIALS } from './limits.js';
 import { DEFAULT_INTEGRATIONS } from './defaults.js';
 import { readIntegration } from './flows.js';
 import { format } from './format.js';
@@ -30,7 +31,7 @@ export function ensureCredentialRoom(world: World, integrationID: string): void 
   let held = 0;
   for (const integration of world.integrations.values())
     if (integration.id !== integrationID) held += integration.connections.filter((c) => c.type === 'credential').length;
-  ensureRoom('credential', held);
+  ensureRoom(held, MAX_CREDENTIALS, 'credential');
 }
 
 export function unknownIntegration(integrationID: string): InvalidRequestError {
@@ -39,6 +40,7 @@ export function unknownIntegration(integrationID: string): InvalidRequestError {
 
 export const integration: Kind<IntegrationSection> = {
   name: 'integration',
+  limits: { credential: MAX_CREDENTIALS },
   format,
 
   read(source, context) {

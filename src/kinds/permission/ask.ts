@@ -6,6 +6,7 @@ import type { Rule } from '../agent/defaults.js';
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { ensureRoom } from '../limits.js';
+import { PERMISSION_LIMITS } from './limits.js';
 import type { PermissionReply, PermissionRequestRecord, PermissionState, SavedPermission } from './types.js';
 import { wildcardMatch } from './wildcard.js';
 
@@ -101,7 +102,7 @@ export function askPermission(world: World, now: number, ask: PermissionAsk, pro
   const id = ask.id ?? world.ids.ascending('per_', now);
   const effect = evaluatePermission(ask.rules ?? [], savedFor(world, projectID), ask.action, ask.resources);
   if (effect !== 'ask') return { id, effect, events: [] };
-  ensureRoom('permission', openRequests(world).length, 'permission request');
+  ensureRoom(openRequests(world).length, PERMISSION_LIMITS.permission, 'permission request');
   const record: PermissionRequestRecord = {
     id,
     sessionID: ask.sessionID,
@@ -149,7 +150,8 @@ export function replyPermission(
     const id = world.ids.ascending('psv_', now);
     fresh.push({ id, ...(projectID === undefined ? {} : { projectID }), action: request.action, resource });
   }
-  if (fresh.length) ensureRoom('savedPermission', world.savedPermissions.size + fresh.length - 1, 'saved permission');
+  if (fresh.length)
+    ensureRoom(world.savedPermissions.size + fresh.length - 1, PERMISSION_LIMITS.savedPermission, 'saved permission');
   events.push(...fresh.map((s) => draft('permission.saved', s)));
   const allowing = [...saved, ...fresh];
   for (const other of others)

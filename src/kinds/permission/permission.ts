@@ -16,7 +16,7 @@ import type { World } from '../../state/world.js';
 import { agentRules } from '../agent/agent.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { HandlerContext, Kind } from '../kind.js';
-import { LIMITS } from '../limits.js';
+import { PERMISSION_LIMITS } from './limits.js';
 import { askPermission, pendingRequests, replyPermission } from './ask.js';
 import { condition, format } from './format.js';
 import { readPermissions } from './read.js';
@@ -60,6 +60,7 @@ const STATES: readonly PermissionStatus[] = ['scheduled', 'pending', 'allowed', 
 
 export const permission: Kind<PermissionSection> = {
   name: 'permission',
+  limits: PERMISSION_LIMITS,
   format,
   condition,
   states: STATES,
@@ -214,7 +215,7 @@ export const permission: Kind<PermissionSection> = {
 
 /** Keeps the table within its bound: answered requests are forgotten oldest first once open ones need the room. */
 function makeRoom(world: World): void {
-  if (world.permissions.size < LIMITS.permission) return;
+  if (world.permissions.size < PERMISSION_LIMITS.permission) return;
   const settled = [...world.permissions.values()].find((p) => p.status === 'allowed' || p.status === 'rejected');
   if (settled) world.permissions.delete(settled.record.id);
 }

@@ -15,6 +15,7 @@ import type { World } from '../../state/world.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { MAX_PROJECT_COPIES } from './limits.js';
 import { absoluteDirectory } from '../location.js';
 import { format } from './format.js';
 import type { ProjectCopySection } from './section.generated.js';
@@ -30,6 +31,7 @@ function slug(world: World, purpose: string): string {
 
 export const projectCopy: Kind<ProjectCopySection> = {
   name: 'project-copy',
+  limits: { projectCopy: MAX_PROJECT_COPIES },
   format,
   badInput: { tag: 'ProjectCopyError', error: (message) => new ProjectCopyError(message) },
 
@@ -57,7 +59,7 @@ export const projectCopy: Kind<ProjectCopySection> = {
       if (request.pathParams.projectID !== project.id || location.project.id !== project.id) {
         throw new ProjectCopyError(`Project copy source not found: ${source}`);
       }
-      ensureRoom('projectCopy', world.copies.size, 'project copy');
+      ensureRoom(world.copies.size, MAX_PROJECT_COPIES, 'project copy');
       const body = request.body as { directory: string; name?: string };
       const base = posix.join(posix.resolve(source, body.directory), body.name || slug(world, 'copy'));
       const taken = (directory: string) => world.copies.has(directory) || directory === project.directory;

@@ -12,6 +12,7 @@ import type { World } from '../../state/world.js';
 import { NO_CONTENT, answered, locationAnswer } from '../answers.js';
 import type { HandlerContext, Handlers, HandlerRequest } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { PTY_LIMITS } from './limits.js';
 import { absoluteDirectory } from '../location.js';
 import { connectAnswer } from './connection.js';
 import { POSIX_SHELLS, isInteractive } from './script.js';
@@ -109,7 +110,7 @@ export const handlers: Handlers = {
 
   'v2.pty.create': (request, context) => {
     const { world, now, project } = context;
-    ensureRoom('pty', world.ptys.size, 'PTY');
+    ensureRoom(world.ptys.size, PTY_LIMITS.pty, 'PTY');
     const body = (request.body ?? {}) as { command?: string; args?: string[]; cwd?: string; title?: string };
     const id = world.ids.ascending('pty_', now);
     // An empty command could not be started; treat it like an omitted one rather than record a PTY running nothing.
@@ -156,7 +157,7 @@ export const handlers: Handlers = {
     const { world, now } = context;
     let outstanding = 0;
     for (const pty of world.ptys.values()) for (const expires of pty.tickets.values()) if (expires > now) outstanding++;
-    ensureRoom('ptyTicket', outstanding, 'PTY connect ticket');
+    ensureRoom(outstanding, PTY_LIMITS.ptyTicket, 'PTY connect ticket');
     const ticket = uuidOf(world.ids.ascending('tkt_', now));
     const issued = draft('pty.ticket.issued', {
       id: found.definition.record.id,
@@ -186,7 +187,7 @@ export const handlers: Handlers = {
     if (found.status === 'running') {
       let open = 0;
       for (const pty of context.world.ptys.values()) open += pty.connections;
-      ensureRoom('ptyConnection', open, 'PTY connection');
+      ensureRoom(open, PTY_LIMITS.ptyConnection, 'PTY connection');
     }
     return answered(connectAnswer(request.partition, id, request.query.cursor, request.exchange.id), ...used);
   },

@@ -7,7 +7,7 @@ import { DEFAULTS } from '../../config/config.js';
 import { draft } from '../../state/events.js';
 import { changeState, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
-import { LIMITS } from '../limits.js';
+import { PTY_LIMITS } from './limits.js';
 import { condition, format } from './format.js';
 import { FIRST_PID, handlers } from './handlers.js';
 import { freshTerminal, scriptFor, startingOutput } from './script.js';
@@ -19,7 +19,7 @@ const DEFAULT_COMMAND = '/bin/bash';
 /** A PTY's live state as it starts: its starting output kept within the bound, nobody connected. */
 function startState(definition: PtyDefinition, extra: Partial<PtyState> = {}): PtyState {
   const { record } = definition;
-  const excess = Math.max(0, definition.output.length - LIMITS.ptyOutput);
+  const excess = Math.max(0, definition.output.length - PTY_LIMITS.ptyOutput);
   return {
     definition,
     title: record.title as string,
@@ -38,6 +38,9 @@ const STATES: readonly PtyStatus[] = ['running', 'exited'];
 
 export const pty: Kind<PtySection> = {
   name: 'pty',
+  // The real server lets a browser, which cannot send an Authorization header on a WebSocket, in by ticket.
+  ticketed: ['v2.pty.connect'],
+  limits: PTY_LIMITS,
   format,
   condition,
   states: STATES,
@@ -162,7 +165,7 @@ export const pty: Kind<PtySection> = {
       if (!found) return;
       const output = found.output + data.output;
       // Only the most recent output is kept for replay; a cursor still counts from the first character.
-      const excess = Math.max(0, output.length - LIMITS.ptyOutput);
+      const excess = Math.max(0, output.length - PTY_LIMITS.ptyOutput);
       found.output = excess ? output.slice(excess) : output;
       found.dropped += excess;
       found.terminal = data.terminal;

@@ -61,7 +61,7 @@ export interface PtyState {
   /** When a command that is not an interactive shell ends by itself (virtual time). */
   exitsAt?: number;
   exitCode?: number;
-  /** The most recent output, kept for replay on connect (LIMITS.ptyOutput characters at most). */
+  /** The most recent output, kept for replay on connect (PTY_LIMITS.ptyOutput characters at most). */
   output: string;
   /** How many characters of output came before `output` (let go of past the bound): a cursor counts from 0. */
   dropped: number;

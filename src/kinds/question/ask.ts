@@ -5,6 +5,7 @@
 import { draft, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { ensureRoom } from '../limits.js';
+import { MAX_QUESTIONS } from './limits.js';
 import type { QuestionInfo, QuestionRecord, QuestionState } from './types.js';
 
 export interface QuestionAsk {
@@ -33,7 +34,7 @@ export function pendingQuestions(world: World, sessionID?: string): QuestionReco
  * SimResourceLimitError when the partition holds its bound of open questions.
  */
 export function askQuestion(world: World, now: number, ask: QuestionAsk): { id: string; events: EventDraft[] } {
-  ensureRoom('question', openQuestions(world).length);
+  ensureRoom(openQuestions(world).length, MAX_QUESTIONS, 'question');
   const id = ask.id ?? world.ids.ascending('que_', now);
   const record: QuestionRecord = { id, sessionID: ask.sessionID, questions: ask.questions };
   if (ask.tool) record.tool = { messageID: ask.tool.messageID, callID: ask.tool.callID };

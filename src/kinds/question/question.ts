@@ -11,7 +11,7 @@ import { draft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { answered, changeState, NO_CONTENT } from '../answers.js';
 import type { Kind } from '../kind.js';
-import { LIMITS } from '../limits.js';
+import { MAX_QUESTIONS } from './limits.js';
 import { pendingQuestions } from './ask.js';
 import { condition, format } from './format.js';
 import { readQuestions } from './read.js';
@@ -36,6 +36,7 @@ const STATES: readonly QuestionStatus[] = ['scheduled', 'pending', 'replied', 'r
 
 export const question: Kind<QuestionSection, Pick<Scenario, 'sessions'>> = {
   name: 'question',
+  limits: { question: MAX_QUESTIONS },
   format,
   condition,
   states: STATES,
@@ -156,7 +157,7 @@ function heldTurn(record: QuestionRecord, answer: { rejected: boolean; answers?:
 
 /** Keeps the table within its bound: settled questions are forgotten oldest first once open ones need the room. */
 function makeRoom(world: World): void {
-  if (world.questions.size < LIMITS.question) return;
+  if (world.questions.size < MAX_QUESTIONS) return;
   const settled = [...world.questions.values()].find((q) => q.status === 'replied' || q.status === 'rejected');
   if (settled) world.questions.delete(settled.record.id);
 }

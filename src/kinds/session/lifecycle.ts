@@ -11,6 +11,7 @@ import { draft } from '../../state/events.js';
 import { answered, NO_CONTENT } from '../answers.js';
 import type { Handlers } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { SESSION_LIMITS } from './limits.js';
 import { storedPrompt } from './attachments.js';
 import { clientSession, sessionV2Info } from './info.js';
 import { existing, newSessionState, sessionOrThrow } from './lookup.js';
@@ -32,7 +33,7 @@ export const lifecycleHandlers: Handlers = {
     // Creating an id that exists answers the session as it is, as the real server does.
     const found = existing(world, given);
     if (found) return answered(jsonAnswer(200, { data: sessionV2Info(world, found, project) }));
-    ensureRoom('session', world.sessions.size);
+    ensureRoom(world.sessions.size, SESSION_LIMITS.session, 'session');
     const id = given ?? world.ids.descending('ses_', now);
     const location = body.location as SessionLocation | undefined;
     const definition: SessionDefinition = {
@@ -89,7 +90,7 @@ export const lifecycleHandlers: Handlers = {
     };
     if (body.id !== undefined && taken(state, body.id))
       throw new ConflictError(body.id, `Prompt message ID conflicts with an existing durable record: ${body.id}`);
-    ensureRoom('message', state.messages.length + state.queue.length, 'message in this session');
+    ensureRoom(state.messages.length + state.queue.length, SESSION_LIMITS.message, 'message in this session');
     const messageID = body.id ?? context.world.ids.ascending('msg_', context.now);
     const delivery = body.delivery ?? 'steer';
     const stored = storedPrompt(body.prompt);

@@ -23,6 +23,7 @@ import { turnAppliers } from './turn-appliers.js';
 import { admitPrompt, answersIn, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turn-events.js';
 import type { MessageRecord, RevertFile, SessionState, SessionStatus } from './types.js';
+import { SESSION_LIMITS } from './limits.js';
 
 type Body = Record<string, unknown>;
 
@@ -41,6 +42,7 @@ const STATES: readonly SessionStatus[] = ['scheduled', 'busy', 'idle'];
 
 export const session: Kind<SessionSection, SessionReads> = {
   name: 'session',
+  limits: SESSION_LIMITS,
   format,
   notFound: { param: 'sessionID', error: (id) => new SessionNotFoundError(id) },
   condition,

@@ -5,14 +5,14 @@
  * Decision: a prompt admitted while the session is busy (a turn playing, or a scenario busy window) is queued
  * (`delivery: "queue"`), as the real server queues input behind a running loop rather than steering it; each
  * queued prompt plays its own turn once the one before it ends, without the session going idle between.
- * What waits is bounded, per session and per partition (`LIMITS.queuedPrompt`, `partitionQueuedPrompt`):
+ * What waits is bounded, per session and per partition (`SESSION_LIMITS.queuedPrompt`, `partitionQueuedPrompt`):
  * past either bound a prompt is refused with SimResourceLimitError, and nothing of it is kept.
  */
 import { SimResourceLimitError } from '../../errors/sim-errors.js';
 import { draft, type EventCatalog, type EventDraft } from '../../state/events.js';
 import type { World } from '../../state/world.js';
 import { agentRules } from '../agent/agent.js';
-import { LIMITS } from '../limits.js';
+import { SESSION_LIMITS } from './limits.js';
 import { askPermission } from '../permission/ask.js';
 import { askQuestion } from '../question/ask.js';
 import type { QuestionInfo } from '../question/types.js';
@@ -255,12 +255,15 @@ const queueHint = (sessionID: string) =>
 function ensureQueueRoom(world: World, state: SessionState): void {
   const sessionID = state.definition.id;
   const hint = queueHint(sessionID);
-  if (state.queue.length >= LIMITS.queuedPrompt)
-    throw new SimResourceLimitError('queued prompt', LIMITS.queuedPrompt, { holder: `session ${sessionID}`, hint });
+  if (state.queue.length >= SESSION_LIMITS.queuedPrompt)
+    throw new SimResourceLimitError('queued prompt', SESSION_LIMITS.queuedPrompt, {
+      holder: `session ${sessionID}`,
+      hint,
+    });
   let held = 0;
   for (const session of world.sessions.values()) held += session.queue.length;
-  if (held >= LIMITS.partitionQueuedPrompt)
-    throw new SimResourceLimitError('queued prompt', LIMITS.partitionQueuedPrompt, { hint });
+  if (held >= SESSION_LIMITS.partitionQueuedPrompt)
+    throw new SimResourceLimitError('queued prompt', SESSION_LIMITS.partitionQueuedPrompt, { hint });
 }
 
 /**

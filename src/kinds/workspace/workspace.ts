@@ -13,8 +13,10 @@ import type { World } from '../../state/world.js';
 import { answered, NO_CONTENT, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { MAX_WORKTREES } from '../worktree/limits.js';
 import { freeWorktreeName, seededSlug, worktreeDirectory } from '../worktree/names.js';
 import { format } from './format.js';
+import { MAX_WORKSPACES } from './limits.js';
 import type { WorkspaceSection } from './section.generated.js';
 import { warpPublication } from './warp.js';
 import type { WorkspaceDefinition } from './types.js';
@@ -54,6 +56,7 @@ const byId = (a: WorkspaceDefinition, b: WorkspaceDefinition) => (a.id < b.id ? 
 
 export const workspace: Kind<WorkspaceSection> = {
   name: 'workspace',
+  limits: { workspace: MAX_WORKSPACES },
   format,
 
   read(source, context) {
@@ -118,8 +121,8 @@ export const workspace: Kind<WorkspaceSection> = {
       if (body.id !== undefined && world.workspaces.has(body.id)) {
         throw new WorkspaceCreateError(`Workspace already exists: ${body.id}`);
       }
-      ensureRoom('workspace', world.workspaces.size);
-      ensureRoom('worktree', world.worktrees.size);
+      ensureRoom(world.workspaces.size, MAX_WORKSPACES, 'workspace');
+      ensureRoom(world.worktrees.size, MAX_WORKTREES, 'worktree');
       const name = freeWorktreeName(world, undefined, 'workspace');
       const branch = body.branch ?? null;
       const directory = worktreeDirectory(project, { name });
@@ -145,7 +148,7 @@ export const workspace: Kind<WorkspaceSection> = {
       let count = world.workspaces.size;
       for (const tree of world.worktrees.values()) {
         if (taken.has(tree.name)) continue;
-        ensureRoom('workspace', count++);
+        ensureRoom(count++, MAX_WORKSPACES, 'workspace');
         const id = world.ids.ascending('wrk_', now);
         const info: WorkspaceDefinition = {
           id,

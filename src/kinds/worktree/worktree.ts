@@ -12,6 +12,7 @@ import type { World } from '../../state/world.js';
 import { answered, reportDuplicates } from '../answers.js';
 import type { Kind } from '../kind.js';
 import { ensureRoom } from '../limits.js';
+import { MAX_WORKTREES } from './limits.js';
 import { format } from './format.js';
 import type { WorktreeSection } from './section.generated.js';
 import { freeWorktreeName, worktreeDirectory, worktreeRoot } from './names.js';
@@ -25,6 +26,7 @@ export function worktreeAt(world: World, project: ProjectContext, directory: str
 
 export const worktree: Kind<WorktreeSection> = {
   name: 'worktree',
+  limits: { worktree: MAX_WORKTREES },
   format,
 
   read(source, context) {
@@ -64,7 +66,7 @@ export const worktree: Kind<WorktreeSection> = {
       ),
 
     'worktree.create': (request, { world, project }) => {
-      ensureRoom('worktree', world.worktrees.size);
+      ensureRoom(world.worktrees.size, MAX_WORKTREES, 'worktree');
       const body = (request.body ?? {}) as { name?: string; startCommand?: string };
       const name = freeWorktreeName(world, body.name, 'worktree');
       const branch = `opencode/${name}`;

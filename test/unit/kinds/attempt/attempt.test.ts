@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AcceptedRequest } from '../../../../src/layers/layer.js';
 import type { HandlerContext } from '../../../../src/kinds/kind.js';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { MAX_ATTEMPTS } from '../../../../src/kinds/attempt/limits.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
 import { projectContext } from '../../../../src/openapi/location.js';
@@ -113,15 +113,15 @@ describe('an attempt started by a request', () => {
     engine.advance(1000);
     const second = start(engine);
     engine.advance(5000); // both complete, the first a second earlier
-    for (let i = 2; i < LIMITS.attempt; i++) start(engine);
-    expect(engine.world!.attempts.size).toBe(LIMITS.attempt);
+    for (let i = 2; i < MAX_ATTEMPTS; i++) start(engine);
+    expect(engine.world!.attempts.size).toBe(MAX_ATTEMPTS);
     start(engine);
     expect(engine.world!.attempts.has(first)).toBe(false);
     expect(engine.world!.attempts.has(second)).toBe(true);
     start(engine);
     expect(engine.world!.attempts.has(second)).toBe(false);
     expect(() => start(engine)).toThrow(/OAuth attempt/);
-    expect(engine.world!.attempts.size).toBe(LIMITS.attempt);
+    expect(engine.world!.attempts.size).toBe(MAX_ATTEMPTS);
   });
 
   it('refuses to complete an attempt that finishes by itself, and one that was never started', () => {

@@ -15,7 +15,7 @@ import {
 import { permission } from '../../../../src/kinds/permission/permission.js';
 import type { PermissionRequestRecord, PermissionState } from '../../../../src/kinds/permission/types.js';
 import { wildcardMatch } from '../../../../src/kinds/permission/wildcard.js';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { PERMISSION_LIMITS } from '../../../../src/kinds/permission/limits.js';
 import { SimResourceLimitError } from '../../../../src/errors/errors.js';
 import type { DomainEvent, EventDraft } from '../../../../src/state/events.js';
 import { createIds, createRandom } from '../../../../src/state/random.js';
@@ -134,7 +134,7 @@ describe('askPermission', () => {
     expect(asked.events.map((e) => e.type)).toEqual(['permission.v2.asked']);
     // Settled requests take no room: a full partition still allows and denies.
     const full = worldWith(
-      Array.from({ length: LIMITS.permission }, (_, i) => request(`per_${i}`, SES, 'bash', [`c${i}`])),
+      Array.from({ length: PERMISSION_LIMITS.permission }, (_, i) => request(`per_${i}`, SES, 'bash', [`c${i}`])),
     );
     expect(askPermission(full, NOW, { sessionID: SES, action: 'bash', resources: ['ls'], rules }).effect).toBe('allow');
   });
@@ -185,7 +185,7 @@ describe('evaluatePermission', () => {
 
   it('refuses beyond the bound of open requests, and forgets answered ones to make room', () => {
     const full = worldWith(
-      Array.from({ length: LIMITS.permission }, (_, i) => request(`per_${i}`, SES, 'bash', [`c${i}`])),
+      Array.from({ length: PERMISSION_LIMITS.permission }, (_, i) => request(`per_${i}`, SES, 'bash', [`c${i}`])),
     );
     expect(() => askPermission(full, NOW, { sessionID: SES, action: 'bash', resources: ['x'] })).toThrow(
       SimResourceLimitError,
@@ -193,7 +193,7 @@ describe('evaluatePermission', () => {
     apply(full, [{ type: 'permission.v2.replied', data: { sessionID: SES, requestID: 'per_0', reply: 'once' } }]);
     const asked = askPermission(full, NOW, { sessionID: SES, action: 'bash', resources: ['x'] });
     apply(full, asked.events);
-    expect(full.permissions.size).toBe(LIMITS.permission);
+    expect(full.permissions.size).toBe(PERMISSION_LIMITS.permission);
     expect(full.permissions.has('per_0')).toBe(false);
     expect(full.permissions.get(asked.id)?.status).toBe('pending');
   });
@@ -254,7 +254,7 @@ describe('replyPermission', () => {
 
   it('refuses to save beyond the bound of saved permissions', () => {
     const saved = new Map(
-      Array.from({ length: LIMITS.savedPermission }, (_, i) => [
+      Array.from({ length: PERMISSION_LIMITS.savedPermission }, (_, i) => [
         `psv_${i}`,
         { id: `psv_${i}`, action: 'read', resource: `f${i}` },
       ]),

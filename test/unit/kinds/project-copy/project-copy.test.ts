@@ -3,7 +3,7 @@
  * and unknown directories refused as the real server refuses them), refreshed, named, and bounded.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { MAX_PROJECT_COPIES } from '../../../../src/kinds/project-copy/limits.js';
 import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { PROJECT, worldOf } from '../workspace/world.js';
 
@@ -95,7 +95,7 @@ describe('refreshing and naming', () => {
 });
 
 it('keeps no more copies than the bound, then answers SimResourceLimitError', async () => {
-  const copies = Array.from({ length: LIMITS.projectCopy }, (_, i) => ({ directory: `/home/dev/copies/c${i}` }));
+  const copies = Array.from({ length: MAX_PROJECT_COPIES }, (_, i) => ({ directory: `/home/dev/copies/c${i}` }));
   const world = await worldOf({ projectCopy: { copies } });
   expect(() =>
     world.call('v2.projectCopy.create', {

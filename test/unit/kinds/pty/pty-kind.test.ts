@@ -8,7 +8,7 @@ import { answerBody, type Answer, type Exchange, type MessageSocket } from '../.
 import { TaggedError } from '../../../../src/errors/errors.js';
 import type { HandlerRequest } from '../../../../src/kinds/kind.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { PTY_LIMITS } from '../../../../src/kinds/pty/limits.js';
 import { cursorFrame, replayFrom } from '../../../../src/kinds/pty/connection.js';
 import { ticketOrigin } from '../../../../src/kinds/pty/handlers.js';
 import { checkAnswer } from '../../../../src/openapi/answer-check.js';
@@ -222,7 +222,7 @@ describe('the operations', () => {
 
   it('creates PTYs up to the bound of a partition, then answers SimResourceLimitError', () => {
     const engine = engineOf();
-    for (let i = worldOf(engine).ptys.size; i < LIMITS.pty; i++) ok(call(engine, 'v2.pty.create', { body: {} }));
+    for (let i = worldOf(engine).ptys.size; i < PTY_LIMITS.pty; i++) ok(call(engine, 'v2.pty.create', { body: {} }));
     expect(call(engine, 'v2.pty.create', { body: {} })).toMatchObject({ _tag: 'SimResourceLimitError', status: 429 });
     // A created shell waits at its prompt; a command that is no shell starts with nothing printed.
     const shell = worldOf(engine).ptys.get([...worldOf(engine).ptys.keys()].at(-1)!)!;
@@ -334,16 +334,16 @@ describe('connect', () => {
     const line = `echo ${'x'.repeat(60_000)}\r`;
     for (let i = 0; i < 20; i++) handlers.message(line);
     const pty = worldOf(engine).ptys.get(SHELL)!;
-    expect(pty.output.length).toBe(LIMITS.ptyOutput);
+    expect(pty.output.length).toBe(PTY_LIMITS.ptyOutput);
     expect(pty.dropped).toBeGreaterThan(0);
     const late = connect(engine, SHELL, { cursor: '0' });
-    expect((late.socket.sent[0] as string).length).toBe(LIMITS.ptyOutput);
-    expect(late.socket.sent[1]).toEqual(cursorFrame(pty.dropped + LIMITS.ptyOutput));
+    expect((late.socket.sent[0] as string).length).toBe(PTY_LIMITS.ptyOutput);
+    expect(late.socket.sent[1]).toEqual(cursorFrame(pty.dropped + PTY_LIMITS.ptyOutput));
   });
 
   it('refuses a connection past the bound with SimResourceLimitError', () => {
     const engine = engineOf();
-    for (let i = 0; i < LIMITS.ptyConnection; i++) connect(engine, SHELL);
+    for (let i = 0; i < PTY_LIMITS.ptyConnection; i++) connect(engine, SHELL);
     expect(call(engine, 'v2.pty.connect', { ptyID: SHELL, upgrade: true })).toMatchObject({
       _tag: 'SimResourceLimitError',
       status: 429,

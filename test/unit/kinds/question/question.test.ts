@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SimResourceLimitError } from '../../../../src/errors/errors.js';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { MAX_QUESTIONS } from '../../../../src/kinds/question/limits.js';
 import { askQuestion } from '../../../../src/kinds/question/ask.js';
 import { generatedQuestions } from '../../../../src/kinds/question/generate.js';
 import type { QuestionState } from '../../../../src/kinds/question/types.js';
@@ -188,7 +188,7 @@ describe('askQuestion', () => {
   });
 
   it('refuses beyond the bound of open questions', () => {
-    expect(() => askQuestion(world(LIMITS.question), NOW, { sessionID: SES, questions: [QUESTION] })).toThrow(
+    expect(() => askQuestion(world(MAX_QUESTIONS), NOW, { sessionID: SES, questions: [QUESTION] })).toThrow(
       SimResourceLimitError,
     );
   });

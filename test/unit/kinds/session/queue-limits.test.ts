@@ -4,7 +4,7 @@
  * behind; once the queue drains (the turns play, or an interrupt drops them) prompting works again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { SESSION_LIMITS } from '../../../../src/kinds/session/limits.js';
 import { pendingRequests } from '../../../../src/kinds/permission/ask.js';
 import { KINDS } from '../../../../src/kinds/registry.js';
 import { loadSpec, type SpecIndex } from '../../../../src/openapi/openapi.js';
@@ -35,27 +35,27 @@ const refusal = (run: () => unknown): SimResourceLimitError => {
 };
 
 describe('queued prompts', () => {
-  it(`refuse the prompt past ${LIMITS.queuedPrompt} waiting in a session, keep nothing of it, and take prompts once the queue drains`, () => {
+  it(`refuse the prompt past ${SESSION_LIMITS.queuedPrompt} waiting in a session, keep nothing of it, and take prompts once the queue drains`, () => {
     const engine = engineFor();
     const id = create(engine);
     prompt(engine, id, 'plays at once');
-    for (let i = 0; i < LIMITS.queuedPrompt; i++) prompt(engine, id, `waits ${i}`);
+    for (let i = 0; i < SESSION_LIMITS.queuedPrompt; i++) prompt(engine, id, `waits ${i}`);
     const session = engine.world?.sessions.get(id);
-    expect(session?.queue).toHaveLength(LIMITS.queuedPrompt);
+    expect(session?.queue).toHaveLength(SESSION_LIMITS.queuedPrompt);
     const seq = engine.log.lastSeq;
 
     const refused = refusal(() => prompt(engine, id, 'one too many'));
     expect(refused.status).toBe(429);
     expect(refused.toBody()).toMatchObject({
       _tag: 'SimResourceLimitError',
-      max: LIMITS.queuedPrompt,
-      message: `Cannot create another queued prompt: session ${id} already holds ${LIMITS.queuedPrompt}, its limit`,
+      max: SESSION_LIMITS.queuedPrompt,
+      message: `Cannot create another queued prompt: session ${id} already holds ${SESSION_LIMITS.queuedPrompt}, its limit`,
     });
     expect(String(refused.toBody().hint)).toContain(`POST /api/session/${id}/interrupt`);
     // A synthetic message with resume waits the same way, and is refused the same way.
     expect(refusal(() => call(engine, 'v2.session.synthetic', { sessionID: id }, { text: 'go on' })).status).toBe(429);
     expect(engine.log.lastSeq).toBe(seq);
-    expect(session?.queue).toHaveLength(LIMITS.queuedPrompt);
+    expect(session?.queue).toHaveLength(SESSION_LIMITS.queuedPrompt);
 
     // Each queued prompt plays its turn as the clock moves (one that asks for a permission mid-turn is let go
     // on, once); then the session takes prompts again.
@@ -71,21 +71,21 @@ describe('queued prompts', () => {
     expect(session?.queue).toHaveLength(1);
   });
 
-  it(`refuse the prompt past ${LIMITS.partitionQueuedPrompt} waiting over a partition's sessions, until an interrupt makes room`, () => {
+  it(`refuse the prompt past ${SESSION_LIMITS.partitionQueuedPrompt} waiting over a partition's sessions, until an interrupt makes room`, () => {
     const engine = engineFor();
-    const full = LIMITS.partitionQueuedPrompt / LIMITS.queuedPrompt;
+    const full = SESSION_LIMITS.partitionQueuedPrompt / SESSION_LIMITS.queuedPrompt;
     const ids = Array.from({ length: full + 1 }, () => create(engine));
     for (const id of ids.slice(0, full)) {
       prompt(engine, id, 'plays at once');
-      for (let i = 0; i < LIMITS.queuedPrompt; i++) prompt(engine, id);
+      for (let i = 0; i < SESSION_LIMITS.queuedPrompt; i++) prompt(engine, id);
     }
     const last = ids[full] as string;
     prompt(engine, last, 'plays at once: nothing waits for it');
     const refused = refusal(() => prompt(engine, last));
     expect(refused.toBody()).toMatchObject({
       _tag: 'SimResourceLimitError',
-      max: LIMITS.partitionQueuedPrompt,
-      message: `Cannot create another queued prompt: this partition already holds ${LIMITS.partitionQueuedPrompt}, its limit`,
+      max: SESSION_LIMITS.partitionQueuedPrompt,
+      message: `Cannot create another queued prompt: this partition already holds ${SESSION_LIMITS.partitionQueuedPrompt}, its limit`,
     });
     expect(engine.world?.sessions.get(last)?.queue).toEqual([]);
 

@@ -3,7 +3,7 @@
  * worktree, sessions warped in and out (and a session not there yet), and the bound.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { MAX_WORKSPACES } from '../../../../src/kinds/workspace/limits.js';
 import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
 import { PROJECT, worldOf } from './world.js';
 
@@ -82,7 +82,7 @@ describe('creating and removing', () => {
   });
 
   it('makes no more workspaces than the bound, by creation or by sync', async () => {
-    const workspaces = Array.from({ length: LIMITS.workspace }, (_, i) => ({ id: `wrk_${i}`, type: 'ssh' }));
+    const workspaces = Array.from({ length: MAX_WORKSPACES }, (_, i) => ({ id: `wrk_${i}`, type: 'ssh' }));
     const world = await worldOf({ workspaces, worktrees: [{ name: 'stray' }] });
     expect(() => world.call('experimental.workspace.create', { body: { type: 'worktree' } })).toThrow(
       SimResourceLimitError,

@@ -5,7 +5,7 @@
  */
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../../src/kinds/limits.js';
+import { MAX_WORKTREES } from '../../../../src/kinds/worktree/limits.js';
 import { slugify, worktreeDirectory, worktreeRoot } from '../../../../src/kinds/worktree/names.js';
 import { projectContext } from '../../../../src/openapi/location.js';
 import { SimResourceLimitError } from '../../../../src/errors/sim-errors.js';
@@ -92,7 +92,7 @@ describe('the handlers', () => {
   });
 
   it('make no more worktrees than the bound', async () => {
-    const worktrees = Array.from({ length: LIMITS.worktree }, (_, i) => ({ name: `w${i}` }));
+    const worktrees = Array.from({ length: MAX_WORKTREES }, (_, i) => ({ name: `w${i}` }));
     const world = await worldOf({ worktrees });
     expect(() => world.call('worktree.create', { body: { name: 'one-more' } })).toThrow(SimResourceLimitError);
     expect(() => world.call('experimental.workspace.create', { body: { type: 'worktree' } })).toThrow(

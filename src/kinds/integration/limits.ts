@@ -1,0 +1,2 @@
+/** How many credentials one partition keeps (see ../limits.ts). */
+export const MAX_CREDENTIALS = 256;
