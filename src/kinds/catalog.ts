@@ -58,10 +58,10 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     new Map(publications.flatMap((p) => Object.entries(pick(p) ?? {}))) as Map<string, T>;
   return {
     list,
-    handlers: Object.assign({}, ...list.map((k) => k.handlers ?? {})) as Handlers,
+    handlers: claimed(list, 'operation', (k) => k.handlers) as Handlers,
     limits: Object.assign({}, ...list.map((k) => k.limits ?? {})) as Record<string, number>,
     ticketed: new Set(list.flatMap((k) => k.ticketed ?? [])),
-    appliers: Object.assign({}, ...list.map((k) => k.appliers ?? {})) as Appliers,
+    appliers: claimed(list, 'event type', (k) => k.appliers) as Appliers,
     schedules: new Map(list.flatMap((k) => (k.schedule ? [[k.name, k.schedule] as const] : []))),
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
     stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
@@ -95,6 +95,21 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
       badInput: Object.fromEntries(list.flatMap((k) => (k.badInput ? [[k.badInput.tag, k.badInput.error]] : []))),
     },
   };
+}
+
+/** One table from every kind's; two kinds claiming one key would have one silently shadow the other, so it throws. */
+function claimed(list: readonly Kind[], what: string, pick: (k: Kind) => object | undefined): Record<string, unknown> {
+  const owner = new Map<string, string>();
+  const table: Record<string, unknown> = {};
+  for (const kind of list) {
+    for (const [key, value] of Object.entries(pick(kind) ?? {})) {
+      const first = owner.get(key);
+      if (first !== undefined) throw new Error(`Kinds ${first} and ${kind.name} both claim the ${what} ${key}`);
+      owner.set(key, kind.name);
+      table[key] = value;
+    }
+  }
+  return table;
 }
 
 /** What follows an event, from every kind that says so (an integration change reloads the model catalogue too). */
