@@ -4,10 +4,15 @@
 // (its tests are reported skipped), a run whose vitest failed otherwise (an unhandled error), a run that left
 // no report (the spec lint failed before vitest ran), a run whose tests ran on another Node than asked for,
 // and a failed typecheck or lint. Exits 1 when M is not 0.
-// Every skipped test is named under its run with the reason its test recorded (`skippedWhen` in
-// test/support/environment.ts puts it in the test's meta); one skipped without a reason counts as a failure.
+// Every failed test is named under its run with the first line of its failure. Every skipped test is named
+// with the reason its test recorded (`skippedWhen` in test/support/environment.ts puts it in the test's
+// meta); one skipped without a reason counts as a failure.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+
+function testName(file, test) {
+  return [relative(process.cwd(), file.name), ...test.ancestorTitles, test.title].join(' > ');
+}
 
 /** What one run counts: its tests, plus one failure per problem the tests' own count would miss. */
 export function summarizeRun(report, vitestStatus, expectedNode) {
@@ -24,6 +29,12 @@ export function summarizeRun(report, vitestStatus, expectedNode) {
   );
   for (const file of brokenFiles) notes.push(`${file.name}: ${file.message.split('\n')[0]}`);
   failed += brokenFiles.length;
+  // Named, so that a log cut to its tail still says which test to look at.
+  for (const file of report.testResults)
+    for (const test of file.assertionResults.filter((each) => each.status === 'failed')) {
+      const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      notes.push(`failed: ${testName(file, test)}${why ? `: ${why}` : ''}`);
+    }
   // A broken file's tests are reported skipped: the file is counted above.
   const skipped = report.testResults
     .filter((file) => !brokenFiles.includes(file))
@@ -31,7 +42,7 @@ export function summarizeRun(report, vitestStatus, expectedNode) {
       file.assertionResults
         .filter((test) => ['skipped', 'pending', 'todo'].includes(test.status))
         .map((test) => ({
-          name: [relative(process.cwd(), file.name), ...test.ancestorTitles, test.title].join(' > '),
+          name: testName(file, test),
           reason: test.meta?.skipped,
         })),
     );

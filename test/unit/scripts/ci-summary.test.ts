@@ -14,6 +14,8 @@ interface Test {
   name?: string;
   /** The reason `skippedWhen` records. */
   skipped?: string;
+  /** A failed test's message. */
+  failure?: string;
 }
 
 /** A vitest JSON report (the fields the summary reads) of files, each a list of tests. */
@@ -35,6 +37,7 @@ function report(name: string, files: Record<string, { tests: Test[]; message?: s
           status: test.status,
           ancestorTitles: test.name ? test.name.split(' > ').slice(0, -1) : [],
           title: test.name?.split(' > ').at(-1) ?? 'a test',
+          ...(test.failure ? { failureMessages: [test.failure] } : {}),
           meta: { ...(test.node ? { node: test.node } : {}), ...(test.skipped ? { skipped: test.skipped } : {}) },
         })),
       })),
@@ -126,14 +129,25 @@ describe('.ci/summary.mjs', () => {
     });
   });
 
-  it('counts failed tests as they are, with nothing added', () => {
+  it('counts failed tests as they are, with nothing added, and names each with its failure', () => {
     const failing = report('failing', {
       ...passing('v22.23.3', 2),
-      'broken.test.ts': { tests: [{ status: 'failed' }, { status: 'failed' }, { status: 'passed' }] },
+      'broken.test.ts': {
+        tests: [
+          { status: 'failed', name: 'spec import > four runs', failure: 'Error: Test timed out in 20000ms.\nat x' },
+          { status: 'failed' },
+          { status: 'passed' },
+        ],
+      },
     });
     expect(summary('0', 'v22.23.3', failing, '1')).toEqual({
       status: 1,
-      lines: ['Node v22.23.3: 3 passed, 2 failed', '3 passed, 2 failed'],
+      lines: [
+        'Node v22.23.3: 3 passed, 2 failed',
+        '  failed: broken.test.ts > spec import > four runs: Error: Test timed out in 20000ms.',
+        '  failed: broken.test.ts > a test',
+        '3 passed, 2 failed',
+      ],
     });
   });
 });
