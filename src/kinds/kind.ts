@@ -10,6 +10,7 @@
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { Diagnostic, OperationDefinition } from '../openapi/openapi.js';
+import type { QueryCheck } from '../openapi/request-validation.js';
 import type { ScenarioDefinition, ScenarioSections } from '../state/scenario.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent, EventDraft, EventType } from '../state/events.js';
@@ -76,6 +77,32 @@ export interface HandlerRequest {
 export type Handler = (request: HandlerRequest, context: HandlerContext) => Decision | undefined;
 
 export type Handlers = Record<string, Handler>;
+
+/**
+ * What a kind's stream operation reads of the partition: its engine, and the published log as the event
+ * stream numbers it (a page of an aggregate's events, or a stream of them from a sequence on).
+ */
+export interface StreamPartition {
+  readonly engine: Engine;
+  readonly events: {
+    readonly durable: { page(aggregate: string, after: number, limit: number): object };
+    follow(aggregate: string, after: number): Answer;
+  };
+}
+
+export interface StreamRequest {
+  operation: OperationDefinition;
+  pathParams: Record<string, string>;
+  query: Record<string, unknown>;
+  partition: StreamPartition;
+}
+
+/**
+ * Answers that wait or stream from the published log rather than decide on the world (a session's history,
+ * its event stream, `wait`), by operationId: nothing to commit, and possibly answered later. Undefined lets
+ * the next layer answer.
+ */
+export type Streams = Record<string, (request: StreamRequest) => Answer | undefined | Promise<Answer | undefined>>;
 
 /** What a reshape may read besides the event: where it happened, and the world as the event left it. */
 export interface Surroundings {
@@ -164,6 +191,12 @@ export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
   readonly limits?: Readonly<Record<string, number>>;
   readonly handlers?: Handlers;
+  /** Its operations answered from the published log (`StreamRequest`) instead of by a handler. */
+  readonly streams?: Streams;
+  /** Its operations that answer an event stream (server-sent events), which a rule's stream faults may cut. */
+  readonly eventStreams?: readonly string[];
+  /** Rules of its operations' queries that JSON Schema cannot express, by operationId. */
+  readonly queryChecks?: Readonly<Record<string, QueryCheck>>;
   /** Operations it serves as a WebSocket whose handshake a connect ticket opens in place of credentials. */
   readonly ticketed?: readonly string[];
   readonly appliers?: Appliers;
