@@ -6,7 +6,17 @@
 import type { KindInputErrors } from '../openapi/input-errors.js';
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
 import type { World, WorldSnapshot } from '../state/world.js';
-import type { Appliers, Handlers, JsonObject, Kind, Publication, Schedule, Streams, Surroundings } from './kind.js';
+import type {
+  Appliers,
+  Handlers,
+  JsonObject,
+  Kind,
+  Publication,
+  Schedule,
+  Stateful,
+  Streams,
+  Surroundings,
+} from './kind.js';
 import type { QueryCheck } from '../openapi/request-validation.js';
 
 type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: JsonObject };
@@ -30,7 +40,7 @@ export interface KindCatalog {
   readonly schedules: ReadonlyMap<string, Schedule>;
   readonly seeds: ReadonlyArray<NonNullable<Kind['seed']>>;
   /** The kinds whose resources have states that rules and coverage speak of. */
-  readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
+  readonly stateful: ReadonlyArray<Kind & Stateful>;
   /** Domain events no client sees. */
   readonly internal: ReadonlySet<EventType>;
   /** Published types no real server announces (the simulator's own): on the public streams only with `--sim-events`. */
@@ -80,7 +90,7 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
     appliers: claimed(list, 'event type', (k) => k.appliers) as Appliers,
     schedules: new Map(list.flatMap((k) => (k.schedule ? [[k.name, k.schedule] as const] : []))),
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
-    stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
+    stateful: list.filter((k): k is Kind & Stateful => k.states !== undefined),
     internal: new Set(publications.flatMap((p) => p.internal ?? [])),
     simOnly: new Set(publications.flatMap((p) => p.simOnly ?? [])),
     reshape: merged<Reshape>((p) => p.reshape),

@@ -160,7 +160,30 @@ export type Infer = (recording: RecordedTimeline, inference: InferenceSoFar) => 
  * must declare every section the type names. `Reads` is what `read()` also reads of other kinds' sections
  * (a question's sessions), as `Scenario` types them.
  */
-export interface Kind<Section extends object = JsonObject, Reads = unknown> {
+export type Kind<Section extends object = JsonObject, Reads = unknown> = KindParts<Section, Reads> &
+  (Stateful | Stateless);
+
+/**
+ * What a stateful kind says of its resources' states, all of it or none: rules' `when.state`, coverage and
+ * the state snapshot each read a part, and a kind that gave only some would leave one of them blind.
+ */
+export interface Stateful {
+  /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */
+  readonly condition: { readonly description: string; readonly pattern: string };
+  /** A stateful kind's states and the transitions between them (coverage counts which of them happened). */
+  readonly states: readonly string[];
+  readonly transitions: ReadonlyArray<readonly [string, string]>;
+  /** What the scenario's lifecycles can make happen, resource by resource. */
+  possible(scenario: ScenarioDefinition): Array<{ id: string; from: string; to: string }>;
+  /** A resource's state now, for rules' `when.state`. */
+  stateOf(world: World, id: string): string | undefined;
+}
+
+/** A kind whose resources have no states. */
+export type Stateless = { readonly [K in keyof Stateful]?: never };
+
+/** What every kind may say, stateful or not. */
+export interface KindParts<Section extends object = JsonObject, Reads = unknown> {
   /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
   readonly name: string;
   /** Its part of the scenario format (JSON Schema): properties of a scenario, and definitions they refer to. */
@@ -175,22 +198,14 @@ export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   read?(source: Section & Reads, context: ReadContext): Partial<ScenarioSections>;
   /** The ids of its resources a scenario declares (what rules' `when.state` and other kinds may name). */
   ids?(scenario: ScenarioDefinition): Iterable<string>;
-  /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */
-  readonly condition?: { readonly description: string; readonly pattern: string };
-  /** A stateful kind's states and the transitions between them (coverage counts which of them happened). */
-  readonly states?: readonly string[];
-  readonly transitions?: ReadonlyArray<readonly [string, string]>;
-  /** What the scenario's lifecycles can make happen, resource by resource. */
-  possible?(scenario: ScenarioDefinition): Array<{ id: string; from: string; to: string }>;
   /** Its part of a new world, as the scenario has it at its start. */
   seed?(scenario: ScenarioDefinition): Partial<WorldTables>;
-  /** A resource's state now, for rules' `when.state`. */
-  stateOf?(world: World, id: string): string | undefined;
   /** Its resources and their state now, for `GET /__sim/state`: its part of `WorldSnapshot`. */
   snapshot?(world: World): Partial<WorldSnapshot>;
   /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
   readonly limits?: Readonly<Record<string, number>>;
-  readonly handlers?: Handlers;
+  /** The operations it answers, by operationId (none of them another kind's: the registry refuses to load). */
+  readonly handlers: Handlers;
   /** Its operations answered from the published log (`StreamRequest`) instead of by a handler. */
   readonly streams?: Streams;
   /** Its operations that answer an event stream (server-sent events), which a rule's stream faults may cut. */
