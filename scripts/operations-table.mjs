@@ -16,10 +16,11 @@ const END = '<!-- operations:end -->';
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 
 const { KINDS } = await tsImport('../src/kinds/registry.ts', import.meta.url);
-const { STREAM_OPERATIONS } = await tsImport('../src/layers/session-streams.ts', import.meta.url);
+const { EVENT_STREAM_OPERATION } = await tsImport('../src/layers/event-stream.ts', import.meta.url);
 const byKind = new Map();
 for (const kind of KINDS.list) for (const id of Object.keys(kind.handlers ?? {})) byKind.set(id, kind.name);
-for (const id of STREAM_OPERATIONS) byKind.set(id, 'event stream');
+// A kind's stream operations read the event stream's log: the table has always said so.
+for (const id of [EVENT_STREAM_OPERATION, ...Object.keys(KINDS.streams)]) byKind.set(id, 'event stream');
 
 const spec = parse(readFileSync(`${ROOT}spec/session-agent.openapi.yaml`, 'utf8'));
 const rows = [];

@@ -12,35 +12,25 @@ import {
   UnknownError,
 } from '../errors/errors.js';
 import { BadRequest, ForbiddenError, InternalServerError, NotFoundError } from '../errors/server-errors.js';
-import { FormAlreadySettledError, FormInvalidAnswerError, FormNotFoundError } from './form/errors.js';
-import { ProviderNotFoundError } from './model/errors.js';
-import { PermissionNotFoundError } from './permission/errors.js';
-import { ProjectCopyError } from './project-copy/errors.js';
-import { PtyNotFoundError } from './pty/errors.js';
-import { QuestionNotFoundError } from './question/errors.js';
-import { MessageNotFoundError, MoveSessionError, SessionBusyError, SessionNotFoundError } from './session/errors.js';
-import { ShellNotFoundError } from './shell/errors.js';
-import { VcsApplyError, WorkspaceCreateError, WorkspaceWarpError } from './workspace/errors.js';
 import {
-  WorktreeCreateFailedError,
-  WorktreeListFailedError,
-  WorktreeNameGenerationFailedError,
+  PtyNotFoundError,
+  PermissionNotFoundError,
+  ProviderNotFoundError,
+  MoveSessionError,
+  WorkspaceCreateError,
+  WorkspaceWarpError,
+  VcsApplyError,
   WorktreeNotGitError,
+  WorktreeNameGenerationFailedError,
+  WorktreeCreateFailedError,
+  WorktreeStartCommandFailedError,
   WorktreeRemoveFailedError,
   WorktreeResetFailedError,
-  WorktreeStartCommandFailedError,
-} from './worktree/errors.js';
+  WorktreeListFailedError,
+} from './all-errors.js';
+import * as kindErrors from './all-errors.js';
 
-export * from './form/errors.js';
-export * from './model/errors.js';
-export * from './permission/errors.js';
-export * from './project-copy/errors.js';
-export * from './pty/errors.js';
-export * from './question/errors.js';
-export * from './session/errors.js';
-export * from './shell/errors.js';
-export * from './workspace/errors.js';
-export * from './worktree/errors.js';
+export * from './all-errors.js';
 
 /** The errors the real server's document declares beyond the interface document's. */
 export const SERVER_ERRORS = {
@@ -68,20 +58,12 @@ export const SERVER_ERRORS = {
 export const API_ERRORS = {
   InvalidRequestError,
   InvalidCursorError,
-  FormInvalidAnswerError,
   UnauthorizedError,
-  SessionNotFoundError,
-  MessageNotFoundError,
-  QuestionNotFoundError,
-  FormNotFoundError,
-  ShellNotFoundError,
-  SessionBusyError,
   ConflictError,
-  FormAlreadySettledError,
   UnknownError,
   ServiceUnavailableError,
-  ProjectCopyError,
   ...SERVER_ERRORS,
+  ...kindErrors,
 } as const;
 
 export type ApiErrorTag = keyof typeof API_ERRORS;

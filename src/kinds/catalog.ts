@@ -6,7 +6,18 @@
 import type { KindInputErrors } from '../openapi/input-errors.js';
 import type { DomainEvent, EventType, Transition } from '../state/events.js';
 import type { World, WorldSnapshot } from '../state/world.js';
-import type { Appliers, Handlers, JsonObject, Kind, Publication, Schedule, Surroundings } from './kind.js';
+import type {
+  Appliers,
+  Handlers,
+  JsonObject,
+  Kind,
+  Publication,
+  Schedule,
+  Stateful,
+  Streams,
+  Surroundings,
+} from './kind.js';
+import type { QueryCheck } from '../openapi/request-validation.js';
 
 type Reshape = (event: DomainEvent, around: Surroundings) => { type: string; data: JsonObject };
 type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string; data: JsonObject }>;
@@ -14,6 +25,12 @@ type Follow = (event: DomainEvent, around: Surroundings) => Array<{ type: string
 export interface KindCatalog {
   readonly list: readonly Kind[];
   readonly handlers: Handlers;
+  /** Every kind's stream operations, by operationId. */
+  readonly streams: Streams;
+  /** The kinds' operations that answer an event stream (`Kind.eventStreams`). */
+  readonly eventStreams: ReadonlySet<string>;
+  /** Every kind's query rules beyond the schema, by operationId (`Kind.queryChecks`). */
+  readonly queryChecks: Readonly<Record<string, QueryCheck>>;
   /** Every kind's bounds on what clients create, by name: what SECURITY.md's table is held to. */
   readonly limits: Readonly<Record<string, number>>;
   /** The WebSocket operations a connect ticket opens without credentials (auth lets their handshake through). */
@@ -23,7 +40,7 @@ export interface KindCatalog {
   readonly schedules: ReadonlyMap<string, Schedule>;
   readonly seeds: ReadonlyArray<NonNullable<Kind['seed']>>;
   /** The kinds whose resources have states that rules and coverage speak of. */
-  readonly stateful: ReadonlyArray<Kind & { states: readonly string[] }>;
+  readonly stateful: ReadonlyArray<Kind & Stateful>;
   /** Domain events no client sees. */
   readonly internal: ReadonlySet<EventType>;
   /** Published types no real server announces (the simulator's own): on the public streams only with `--sim-events`. */
@@ -59,12 +76,21 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
   return {
     list,
     handlers: claimed(list, 'operation', (k) => k.handlers) as Handlers,
+    // A stream operation is an operation too: one a kind handles and another streams is claimed twice.
+    streams: claimed(
+      list,
+      'operation',
+      (k) => ({ ...k.handlers, ...k.streams }),
+      (k) => k.streams,
+    ) as Streams,
+    eventStreams: new Set(list.flatMap((k) => k.eventStreams ?? [])),
+    queryChecks: claimed(list, 'query check of the operation', (k) => k.queryChecks) as Record<string, QueryCheck>,
     limits: Object.assign({}, ...list.map((k) => k.limits ?? {})) as Record<string, number>,
     ticketed: new Set(list.flatMap((k) => k.ticketed ?? [])),
     appliers: claimed(list, 'event type', (k) => k.appliers) as Appliers,
     schedules: new Map(list.flatMap((k) => (k.schedule ? [[k.name, k.schedule] as const] : []))),
     seeds: list.flatMap((k) => (k.seed ? [k.seed] : [])),
-    stateful: list.filter((k): k is Kind & { states: readonly string[] } => k.states !== undefined),
+    stateful: list.filter((k): k is Kind & Stateful => k.states !== undefined),
     internal: new Set(publications.flatMap((p) => p.internal ?? [])),
     simOnly: new Set(publications.flatMap((p) => p.simOnly ?? [])),
     reshape: merged<Reshape>((p) => p.reshape),
@@ -98,16 +124,21 @@ export function catalogOf(list: readonly Kind[]): KindCatalog {
 }
 
 /** One table from every kind's; two kinds claiming one key would have one silently shadow the other, so it throws. */
-function claimed(list: readonly Kind[], what: string, pick: (k: Kind) => object | undefined): Record<string, unknown> {
+function claimed(
+  list: readonly Kind[],
+  what: string,
+  pick: (k: Kind) => object | undefined,
+  keep: (k: Kind) => object | undefined = pick,
+): Record<string, unknown> {
   const owner = new Map<string, string>();
   const table: Record<string, unknown> = {};
   for (const kind of list) {
-    for (const [key, value] of Object.entries(pick(kind) ?? {})) {
+    for (const key of Object.keys(pick(kind) ?? {})) {
       const first = owner.get(key);
       if (first !== undefined) throw new Error(`Kinds ${first} and ${kind.name} both claim the ${what} ${key}`);
       owner.set(key, kind.name);
-      table[key] = value;
     }
+    Object.assign(table, keep(kind) ?? {});
   }
   return table;
 }

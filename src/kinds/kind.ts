@@ -10,6 +10,7 @@
 import type { Answer, Exchange } from '../exchange/exchange.js';
 import type { ProjectContext } from '../openapi/location.js';
 import type { Diagnostic, OperationDefinition } from '../openapi/openapi.js';
+import type { QueryCheck } from '../openapi/request-validation.js';
 import type { ScenarioDefinition, ScenarioSections } from '../state/scenario.js';
 import type { Engine } from '../state/engine.js';
 import type { DomainEvent, EventDraft, EventType } from '../state/events.js';
@@ -77,6 +78,32 @@ export type Handler = (request: HandlerRequest, context: HandlerContext) => Deci
 
 export type Handlers = Record<string, Handler>;
 
+/**
+ * What a kind's stream operation reads of the partition: its engine, and the published log as the event
+ * stream numbers it (a page of an aggregate's events, or a stream of them from a sequence on).
+ */
+export interface StreamPartition {
+  readonly engine: Engine;
+  readonly events: {
+    readonly durable: { page(aggregate: string, after: number, limit: number): object };
+    follow(aggregate: string, after: number): Answer;
+  };
+}
+
+export interface StreamRequest {
+  operation: OperationDefinition;
+  pathParams: Record<string, string>;
+  query: Record<string, unknown>;
+  partition: StreamPartition;
+}
+
+/**
+ * Answers that wait or stream from the published log rather than decide on the world (a session's history,
+ * its event stream, `wait`), by operationId: nothing to commit, and possibly answered later. Undefined lets
+ * the next layer answer.
+ */
+export type Streams = Record<string, (request: StreamRequest) => Answer | undefined | Promise<Answer | undefined>>;
+
 /** What a reshape may read besides the event: where it happened, and the world as the event left it. */
 export interface Surroundings {
   directory: string;
@@ -133,7 +160,30 @@ export type Infer = (recording: RecordedTimeline, inference: InferenceSoFar) => 
  * must declare every section the type names. `Reads` is what `read()` also reads of other kinds' sections
  * (a question's sessions), as `Scenario` types them.
  */
-export interface Kind<Section extends object = JsonObject, Reads = unknown> {
+export type Kind<Section extends object = JsonObject, Reads = unknown> = KindParts<Section, Reads> &
+  (Stateful | Stateless);
+
+/**
+ * What a stateful kind says of its resources' states, all of it or none: rules' `when.state`, coverage and
+ * the state snapshot each read a part, and a kind that gave only some would leave one of them blind.
+ */
+export interface Stateful {
+  /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */
+  readonly condition: { readonly description: string; readonly pattern: string };
+  /** A stateful kind's states and the transitions between them (coverage counts which of them happened). */
+  readonly states: readonly string[];
+  readonly transitions: ReadonlyArray<readonly [string, string]>;
+  /** What the scenario's lifecycles can make happen, resource by resource. */
+  possible(scenario: ScenarioDefinition): Array<{ id: string; from: string; to: string }>;
+  /** A resource's state now, for rules' `when.state`. */
+  stateOf(world: World, id: string): string | undefined;
+}
+
+/** A kind whose resources have no states. */
+export type Stateless = { readonly [K in keyof Stateful]?: never };
+
+/** What every kind may say, stateful or not. */
+export interface KindParts<Section extends object = JsonObject, Reads = unknown> {
   /** How timers, rules' `when.state`, coverage and the state snapshot name it: `shell`. */
   readonly name: string;
   /** Its part of the scenario format (JSON Schema): properties of a scenario, and definitions they refer to. */
@@ -148,22 +198,20 @@ export interface Kind<Section extends object = JsonObject, Reads = unknown> {
   read?(source: Section & Reads, context: ReadContext): Partial<ScenarioSections>;
   /** The ids of its resources a scenario declares (what rules' `when.state` and other kinds may name). */
   ids?(scenario: ScenarioDefinition): Iterable<string>;
-  /** How a rule's `when.state` names a resource of a stateful kind: its id's pattern, and what it is. */
-  readonly condition?: { readonly description: string; readonly pattern: string };
-  /** A stateful kind's states and the transitions between them (coverage counts which of them happened). */
-  readonly states?: readonly string[];
-  readonly transitions?: ReadonlyArray<readonly [string, string]>;
-  /** What the scenario's lifecycles can make happen, resource by resource. */
-  possible?(scenario: ScenarioDefinition): Array<{ id: string; from: string; to: string }>;
   /** Its part of a new world, as the scenario has it at its start. */
   seed?(scenario: ScenarioDefinition): Partial<WorldTables>;
-  /** A resource's state now, for rules' `when.state`. */
-  stateOf?(world: World, id: string): string | undefined;
   /** Its resources and their state now, for `GET /__sim/state`: its part of `WorldSnapshot`. */
   snapshot?(world: World): Partial<WorldSnapshot>;
   /** Its bounds on what clients create, per partition, by name (`ptyTicket`): the catalog's `limits`. */
   readonly limits?: Readonly<Record<string, number>>;
-  readonly handlers?: Handlers;
+  /** The operations it answers, by operationId (none of them another kind's: the registry refuses to load). */
+  readonly handlers: Handlers;
+  /** Its operations answered from the published log (`StreamRequest`) instead of by a handler. */
+  readonly streams?: Streams;
+  /** Its operations that answer an event stream (server-sent events), which a rule's stream faults may cut. */
+  readonly eventStreams?: readonly string[];
+  /** Rules of its operations' queries that JSON Schema cannot express, by operationId. */
+  readonly queryChecks?: Readonly<Record<string, QueryCheck>>;
   /** Operations it serves as a WebSocket whose handshake a connect ticket opens in place of credentials. */
   readonly ticketed?: readonly string[];
   readonly appliers?: Appliers;

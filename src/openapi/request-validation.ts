@@ -4,7 +4,6 @@
  * order). Collects every violation; choosing the error to answer is `input-errors.ts`'s job.
  */
 import type { OperationDefinition } from './openapi.js';
-import { checkMessageQuery } from './message-cursor.js';
 import type { Violation } from './violation.js';
 
 export interface RequestParts {
@@ -20,12 +19,15 @@ export interface ValidatedRequest {
   violations: Violation[];
 }
 
-/** Operation-specific rules that JSON Schema cannot express, keyed by operationId. */
-const EXTRA_QUERY_RULES: Record<string, (query: Record<string, unknown>) => Violation[]> = {
-  'v2.session.messages': checkMessageQuery,
-};
+/** A rule of an operation's query that JSON Schema cannot express (a cursor's format, a cursor with an order). */
+export type QueryCheck = (query: Record<string, unknown>) => Violation[];
 
-export function validateRequest(operation: OperationDefinition, parts: RequestParts): ValidatedRequest {
+/** `queryChecks`: the kinds' rules beyond the schema, by operationId (`Kind.queryChecks`). */
+export function validateRequest(
+  operation: OperationDefinition,
+  parts: RequestParts,
+  queryChecks: Readonly<Record<string, QueryCheck>> = {},
+): ValidatedRequest {
   const violations: Violation[] = [];
 
   for (const d of operation.checkParams(parts.pathParams)) {
@@ -47,7 +49,7 @@ export function validateRequest(operation: OperationDefinition, parts: RequestPa
     }
   }
   if (violations.every((v) => v.in !== 'query'))
-    violations.push(...(EXTRA_QUERY_RULES[operation.operationId]?.(query) ?? []));
+    violations.push(...(queryChecks[operation.operationId]?.(query) ?? []));
 
   const { body, violations: bodyViolations } = readBody(operation, parts);
   // A body of 150,000 wrong items has as many violations: the first few say what is wrong, and spreading them

@@ -4,8 +4,8 @@
  * build) assemble the same core; they differ only in the source (Prism's fallback or a stored examples table,
  * an upstream, a recording) and in where scenarios come from.
  */
-import { STREAM_OPERATIONS, sessionStreamsLayer } from '../layers/session-streams.js';
-import { eventStreamLayer } from '../layers/event-stream.js';
+import { EVENT_STREAM_OPERATION, eventStreamLayer } from '../layers/event-stream.js';
+import { kindStreamsLayer } from '../layers/kind-streams.js';
 import { runtimeRuleLayer, scenarioRuleLayer } from '../layers/rules.js';
 import { worldLayer } from '../layers/world.js';
 import type { Layer } from '../layers/layer.js';
@@ -40,7 +40,11 @@ export interface CoreParts {
 export function assembleCore(parts: CoreParts): PipelineDeps {
   const { config, home, spec, secrets, passThrough, library } = parts;
   // Another version of the interface: the world keeps the operations whose shapes still fit (spec-version.ts).
-  const worldOperations = new Set([...Object.keys(KINDS.handlers), ...STREAM_OPERATIONS]);
+  const worldOperations = new Set([
+    ...Object.keys(KINDS.handlers),
+    ...Object.keys(KINDS.streams),
+    EVENT_STREAM_OPERATION,
+  ]);
   const version =
     spec.hash === home.hash
       ? undefined
@@ -76,7 +80,7 @@ export function assembleCore(parts: CoreParts): PipelineDeps {
     // The simulated world's own event stream belongs to the mock: in front of a real server (or its recording)
     // the upstream's stream passes through. Left out by mode rather than declining per request when there is
     // no world, because a mock without a scenario (`--scenario none`) has no world yet still serves its stream.
-    ...(passThrough ? [] : [eventStreamLayer, sessionStreamsLayer]),
+    ...(passThrough ? [] : [eventStreamLayer, kindStreamsLayer(KINDS)]),
     // Declines wherever the partition has no world, which is always so in the pass-through modes.
     worldLayer(KINDS),
   ].map((layer) => (simulated && layer.answersAs === 'scenario' ? onlyFor(layer, simulated) : layer));
@@ -93,6 +97,7 @@ export function assembleCore(parts: CoreParts): PipelineDeps {
     specVersion: version,
     printer,
     inputErrors: KINDS.inputErrors,
+    queryChecks: KINDS.queryChecks,
   };
 }
 

@@ -39,7 +39,7 @@ import { toDeclaredError, type KindInputErrors } from '../openapi/input-errors.j
 import type { ExchangeEntry, Unnumbered } from '../state/log.js';
 import type { OperationDefinition, SpecIndex } from '../openapi/openapi.js';
 import type { SpecVersion } from '../openapi/spec-version.js';
-import { validateRequest } from '../openapi/request-validation.js';
+import { validateRequest, type QueryCheck } from '../openapi/request-validation.js';
 import { findOperation, type RouteResult } from '../openapi/router.js';
 import type { Violation } from '../openapi/violation.js';
 import { readPreferences } from '../layers/preferences.js';
@@ -66,6 +66,8 @@ export interface PipelineDeps {
   printer?: ExchangePrinter;
   /** The kinds' errors for bad input that names them; without them, bad input gets only the generic errors. */
   inputErrors?: KindInputErrors;
+  /** The kinds' query rules beyond the schema, by operationId; without them, only the schema is checked. */
+  queryChecks?: Readonly<Record<string, QueryCheck>>;
 }
 
 const NO_KIND_INPUT_ERRORS: KindInputErrors = { notFound: {}, badInput: {} };
@@ -136,6 +138,7 @@ export function createDecide(deps: PipelineDeps): Decide {
             partition,
             deps.passThrough !== undefined,
             deps.inputErrors ?? NO_KIND_INPUT_ERRORS,
+            deps.queryChecks ?? {},
           );
           accepted = request;
           violations = problems;
@@ -301,14 +304,19 @@ function accept(
   partition: Partition,
   passThrough: boolean,
   inputErrors: KindInputErrors,
+  queryChecks: Readonly<Record<string, QueryCheck>>,
 ): { request: AcceptedRequest; problems: Violation[] } {
   const contentType = exchange.headers['content-type'];
-  const { query, body, violations } = validateRequest(operation, {
-    pathParams,
-    searchParams: exchange.searchParams,
-    contentType,
-    rawBody: exchange.rawBody,
-  });
+  const { query, body, violations } = validateRequest(
+    operation,
+    {
+      pathParams,
+      searchParams: exchange.searchParams,
+      contentType,
+      rawBody: exchange.rawBody,
+    },
+    queryChecks,
+  );
   if (exchange.bodyRefused === 'too-large')
     violations.unshift({ side: 'request', in: 'body', message: 'Request body is larger than the simulator accepts' });
   if (exchange.bodyRefused === 'too-deep')

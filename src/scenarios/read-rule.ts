@@ -35,7 +35,7 @@ export interface RuleContext {
 }
 
 /** The operations whose 200 is an event stream, which a rule's `then.stream` can shape. */
-export const EVENT_STREAM_OPERATIONS: ReadonlySet<string> = new Set(['v2.event.subscribe', 'v2.session.events']);
+export const EVENT_STREAM_OPERATIONS: ReadonlySet<string> = new Set(['v2.event.subscribe', ...KINDS.eventStreams]);
 
 /** Headers a rule cannot set: the framing, which the simulator writes, and its own explanations. */
 const OWN_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);

@@ -13,8 +13,6 @@ import type { StreamQuota } from './stream-quota.js';
 /** Events kept over all of a partition's aggregates. */
 export const DURABLE_EVENTS_KEPT = 50_000;
 const HEARTBEAT_MS = 15_000;
-export const DEFAULT_HISTORY_LIMIT = 100;
-export const MAX_HISTORY_LIMIT = 1000;
 
 /** As the real server's session log sends them: the numbered event without the location envelope. */
 type Kept = Omit<Envelope, 'location'> & { durable: NonNullable<Envelope['durable']> };

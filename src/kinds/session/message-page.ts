@@ -3,13 +3,7 @@
  * real server: newest first by default, cursors that name a message and a direction, both cursors on every non-empty
  * page and none on an empty one.
  */
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE,
-  decodeCursor,
-  encodeCursor,
-  type Order,
-} from '../../openapi/message-cursor.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, decodeCursor, encodeCursor, type Order } from './message-cursor.js';
 
 export interface PagedMessage {
   id: string;

@@ -24,6 +24,8 @@ import { admitPrompt, answersIn, fireTurns } from './turn-play.js';
 import { nextTurnInstant } from './turn-events.js';
 import type { MessageRecord, RevertFile, SessionState, SessionStatus } from './types.js';
 import { SESSION_LIMITS } from './limits.js';
+import { checkMessageQuery } from './message-cursor.js';
+import { streams } from './streams.js';
 
 type Body = Record<string, unknown>;
 
@@ -42,6 +44,9 @@ const STATES: readonly SessionStatus[] = ['scheduled', 'busy', 'idle'];
 
 export const session: Kind<SessionSection, SessionReads> = {
   name: 'session',
+  streams,
+  eventStreams: ['v2.session.events'],
+  queryChecks: { 'v2.session.messages': checkMessageQuery },
   limits: SESSION_LIMITS,
   format,
   notFound: { param: 'sessionID', error: (id) => new SessionNotFoundError(id) },

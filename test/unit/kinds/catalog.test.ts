@@ -13,9 +13,15 @@ describe('catalogOf', () => {
   });
 
   it('refuses two kinds that apply one event type', () => {
-    const one = { name: 'one', appliers: { 'thing.made': leave } } as unknown as Kind;
-    const two = { name: 'two', appliers: { 'thing.made': leave } } as unknown as Kind;
+    const one = { name: 'one', handlers: {}, appliers: { 'thing.made': leave } } as unknown as Kind;
+    const two = { name: 'two', handlers: {}, appliers: { 'thing.made': leave } } as unknown as Kind;
     expect(() => catalogOf([one, two])).toThrow('Kinds one and two both claim the event type thing.made');
+  });
+
+  it('refuses an operation one kind handles and another streams', () => {
+    const one: Kind = { name: 'one', handlers: { 'v2.thing.watch': decline } };
+    const two: Kind = { name: 'two', handlers: {}, streams: { 'v2.thing.watch': decline } };
+    expect(() => catalogOf([one, two])).toThrow('Kinds one and two both claim the operation v2.thing.watch');
   });
 
   it('gathers what distinct kinds claim', () => {

@@ -58,6 +58,8 @@ const lamp: Kind = {
   stateOf: (world, id) => lamps(world).get(id)?.status,
   snapshot: (world) =>
     ({ lamps: [...lamps(world).values()].map((l) => ({ id: l.definition.id, state: l.status })) }) as never,
+  // No client asks anything of a lamp: the clock lights it.
+  handlers: {},
   appliers: {
     [LIT]: (world: World, { data }: { data: { id: string } }) =>
       changeState('lamp' as never, data.id, lamps(world).get(data.id) as never, 'lit' as never),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../../../src/openapi/message-cursor.js';
+import { decodeCursor, encodeCursor } from '../../../../src/kinds/session/message-cursor.js';
 import {
   pageMessages,
   type MessagePage,

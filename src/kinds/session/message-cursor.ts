@@ -3,7 +3,7 @@
  * `{"id": <message id>, "order": "asc"|"desc", "direction": "previous"|"next"}`. Opaque to clients, but a
  * decodable format lets users and recordings stay compatible with the real service.
  */
-import type { Violation } from './violation.js';
+import type { Violation } from '../../openapi/violation.js';
 
 export type Order = 'asc' | 'desc';
 export type Direction = 'previous' | 'next';

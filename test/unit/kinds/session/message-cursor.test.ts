@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkMessageQuery, decodeCursor, encodeCursor } from '../../../src/openapi/message-cursor.js';
+import { checkMessageQuery, decodeCursor, encodeCursor } from '../../../../src/kinds/session/message-cursor.js';
 
 describe('message cursors', () => {
   it('round-trip in the real server format (unpadded base64url JSON)', () => {
