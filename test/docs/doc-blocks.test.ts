@@ -94,23 +94,34 @@ const documents: Array<{ file: string; cwd: (name?: string) => string; quickStar
       };
 });
 
+/** Whether a block starts the real runtime (opencode serve), which runs where the real-server tests do. */
+const startsReal = (block: DocBlock) => block.commands.some((c) => /session-agent-sim(\.js)? real\b/.test(c.text));
+const blocksOf = (file: string) => shellBlocks(readFileSync(join(REPO, file), 'utf8'), file);
+// The real runtime's start-up misses its 30 s under the load of the other documents running beside it: the
+// documents that start it come last, alone.
+const needsReal = (file: string) => blocksOf(file).some(startsReal);
+documents.sort((a, b) => Number(needsReal(a.file)) - Number(needsReal(b.file)));
+
 for (const { file, cwd, quickStart } of documents) {
-  const blocks: DocBlock[] = shellBlocks(readFileSync(join(REPO, file), 'utf8'), file);
+  const blocks: DocBlock[] = blocksOf(file);
   // A page of prose and TypeScript alone has nothing to run here (its examples are files under examples/).
   if (blocks.length === 0 && !MOSTLY_BLOCKS.has(file)) continue;
-  describe(file, () => {
+  // Documents run side by side, each in a directory and on ports of its own; a document's blocks run in
+  // order, since a block may use what the one above it wrote. Their time is mostly waiting on the processes
+  // they start, so the worker's core is not the limit.
+  (blocks.some(startsReal) ? describe : describe.concurrent)(file, () => {
     let dir: string | undefined;
 
     if (MOSTLY_BLOCKS.has(file))
-      it('has shell blocks to run', () => {
+      it.sequential('has shell blocks to run', () => {
         expect(blocks.length).toBeGreaterThan(2);
       });
 
     for (const block of blocks) {
       const shown = block.commands.reduce((n, c) => n + c.expected.length, 0);
       // A block that starts the real runtime runs where the real-server tests do.
-      const real = block.commands.some((c) => /session-agent-sim(\.js)? real\b/.test(c.text));
-      it(
+      const real = startsReal(block);
+      it.sequential(
         `block at line ${block.line}: ${block.commands.length} commands, ${shown} printed lines compared`,
         { ...skippedWhen(real ? noRealRuntime() : undefined), timeout: 90_000 },
         async () => {
@@ -124,7 +135,7 @@ for (const { file, cwd, quickStart } of documents) {
 
   const sharing = blocks.filter(usesQuickStart);
   if (AS_PASTED.has(file) && sharing.length)
-    describe(`${file}, in order on one quick start's server`, () => {
+    describe.concurrent(`${file}, in order on one quick start's server`, () => {
       let dir = '';
       let server: { port: number; stop(): void } | undefined;
       beforeAll(async () => {
@@ -134,9 +145,13 @@ for (const { file, cwd, quickStart } of documents) {
       afterAll(() => server?.stop());
 
       for (const block of sharing)
-        it(`block at line ${block.line}, after those above it`, async () => {
-          expectAsShown(file, await runBlock(block, { cwd: dir, env, quickStart, quickStartPort: server?.port }));
-        }, 90_000);
+        it.sequential(
+          `block at line ${block.line}, after those above it`,
+          async () => {
+            expectAsShown(file, await runBlock(block, { cwd: dir, env, quickStart, quickStartPort: server?.port }));
+          },
+          90_000,
+        );
     });
 }
 
