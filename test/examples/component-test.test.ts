@@ -24,9 +24,10 @@ beforeAll(async () => {
   project = await installExample(EXAMPLE, await packedPackage());
 }, PACK_TIMEOUT + INSTALL_TIMEOUT);
 
+// Removing an installed project's node_modules takes over the default ten seconds on a busy machine.
 afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
-});
+}, 60_000);
 
 // This run's vitest variables would make the example's vitest think it is one of this run's workers.
 const env = {

@@ -181,9 +181,10 @@ describe('the packed package, installed into an empty project', () => {
     installWarnings = install.stderr;
   }, 190_000);
 
+  // Removing an installed project's node_modules takes over the default ten seconds on a busy machine.
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('packs the compiled code, the spec, the scenarios, the bin, the inspector and the README, and nothing else', () => {
     const paths = packed.files.map((file) => file.path);

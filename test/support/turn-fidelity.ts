@@ -213,6 +213,8 @@ export async function playOnRealServer(
     dir,
     port: 0,
     pace: 0.05,
+    // Its four seconds of start-up take many more beside the documents' shells, which start with it.
+    startTimeoutMs: 120_000,
   });
   const abort = new AbortController();
   const out = new Map<string, Trace>();

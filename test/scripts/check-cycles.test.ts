@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const SCRIPT = new URL('../../../scripts/check-cycles.mjs', import.meta.url).pathname;
+const SCRIPT = new URL('../../scripts/check-cycles.mjs', import.meta.url).pathname;
 const trees: string[] = [];
 afterEach(() => {
   for (const tree of trees.splice(0)) rmSync(tree, { recursive: true, force: true });

@@ -7,13 +7,13 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
-const SPEC_FILE = new URL('../../../spec/session-agent.openapi.yaml', import.meta.url);
+const SPEC_FILE = new URL('../../spec/session-agent.openapi.yaml', import.meta.url);
 const specText = readFileSync(SPEC_FILE, 'utf8');
 const spec = parse(specText) as {
   paths: Record<string, Record<string, { operationId?: string }>>;
   'x-decisions': string[];
 };
-const run = spawnSync(process.execPath, [new URL('../../../scripts/decisions.mjs', import.meta.url).pathname], {
+const run = spawnSync(process.execPath, [new URL('../../scripts/decisions.mjs', import.meta.url).pathname], {
   encoding: 'utf8',
 });
 const output = run.stdout;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const SCRIPT = fileURLToPath(new URL('../../../scripts/tools-import.mjs', import.meta.url));
-const KEPT = fileURLToPath(new URL('../../../spec/tools.json', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/tools-import.mjs', import.meta.url));
+const KEPT = fileURLToPath(new URL('../../spec/tools.json', import.meta.url));
 
 const check = (file?: string) =>
   spawnSync(process.execPath, [SCRIPT, '--check', ...(file ? ['--file', file] : [])], { encoding: 'utf8' });

@@ -15,10 +15,10 @@ import {
   sectionName,
   typeName,
   TYPES_FILE,
-} from '../../../scripts/scenario-types.mjs';
-import { KINDS } from '../../../src/kinds/registry.js';
+} from '../../scripts/scenario-types.mjs';
+import { KINDS } from '../../src/kinds/registry.js';
 
-const SCRIPT = new URL('../../../scripts/scenario-types.mjs', import.meta.url).pathname;
+const SCRIPT = new URL('../../scripts/scenario-types.mjs', import.meta.url).pathname;
 
 /** The emitted declaration of `name`, whitespace collapsed, so an expectation reads as one line. */
 function declaration(schema: object, name: string): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const SCRIPT = new URL('../../../.ci/summary.mjs', import.meta.url).pathname;
+const SCRIPT = new URL('../../.ci/summary.mjs', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ci-summary-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

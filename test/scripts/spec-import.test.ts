@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
-const SCRIPT = fileURLToPath(new URL('../../../scripts/spec-import.mjs', import.meta.url));
-const SPEC = fileURLToPath(new URL('../../../spec/session-agent.openapi.yaml', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/spec-import.mjs', import.meta.url));
+const SPEC = fileURLToPath(new URL('../../spec/session-agent.openapi.yaml', import.meta.url));
 
 const run = (...args: string[]) => spawnSync(process.execPath, [SCRIPT, ...args], { encoding: 'utf8' });
 
