@@ -4,8 +4,8 @@ import LongestFirst from './test/support/sequencer.js';
 
 /**
  * Files that start the processes of the world they test (the real server, Chromium, a packed package, the
- * shells of the documents' blocks) or replace the code they load: each gets a process and a module registry of
- * its own, so that a crashed or hung one takes no neighbour with it.
+ * shells of the documents' blocks), replace the code they load, or measure their process: each gets a process
+ * and a module registry of its own, so that a crashed or hung one takes no neighbour with it.
  */
 const ALONE = [
   'test/docs/**/*.test.ts',
@@ -16,6 +16,8 @@ const ALONE = [
   'test/scripts/**/*.test.ts',
   // It mocks the kinds' registry, which a shared worker would keep for the files after it.
   'test/unit/kinds/new-kind.test.ts',
+  // It measures the process's memory, which worker threads share.
+  'test/integration/limits.test.ts',
 ];
 
 export default defineConfig({
