@@ -373,9 +373,10 @@ describe('GET /api/event on the wire', () => {
     slow.res.pause();
     const brisk = await subscribe(sim.url);
     expect(partition.events.subscribers).toBe(2);
-    // Enough events to fill the socket buffers on both ends and then the 256 frames the simulator will hold.
+    // Enough events to fill the socket buffers on both ends (loopback's grow to megabytes) and then the frames
+    // the simulator will hold; the loop ends at the drop.
     const padding = 'x'.repeat(2000);
-    for (let i = 0; i < 3000 && partition.events.dropped === 0; i++) {
+    for (let i = 0; i < 20_000 && partition.events.dropped === 0; i++) {
       partition.engine.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
         request: 'test',
       });
