@@ -4,7 +4,8 @@
 // (its tests are reported skipped), a run whose vitest failed otherwise (an unhandled error), a run that left
 // no report (the spec lint failed before vitest ran), a run whose tests ran on another Node than asked for,
 // and a failed typecheck or lint. Exits 1 when M is not 0.
-// Every failed test is named under its run with the first line of its failure. Every skipped test is named
+// Every failed test is named under its run with the first line of its failure, and up to four more lines
+// before its stack. Every skipped test is named
 // with the reason its test recorded (`skippedWhen` in test/support/environment.ts puts it in the test's
 // meta); one skipped without a reason counts as a failure.
 import { readFileSync } from 'node:fs';
@@ -32,8 +33,13 @@ export function summarizeRun(report, vitestStatus, expectedNode) {
   // Named, so that a log cut to its tail still says which test to look at.
   for (const file of report.testResults)
     for (const test of file.assertionResults.filter((each) => each.status === 'failed')) {
-      const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
-      notes.push(`failed: ${testName(file, test)}${why ? `: ${why}` : ''}`);
+      const [why = '', ...rest] = (test.failureMessages?.[0] ?? '').split('\n');
+      notes.push(`failed: ${testName(file, test)}${why ? `: ${why.slice(0, 300)}` : ''}`);
+      // What a failure printed (a document block's output, an error's cause) up to its stack: a few lines, so a
+      // flaky test's one failure in CI can be read without its report.
+      const stack = rest.findIndex((line) => /^\s*at\s/.test(line));
+      const detail = (stack === -1 ? rest : rest.slice(0, stack)).filter((line) => line.trim()).slice(0, 4);
+      for (const line of detail) notes.push(`  | ${line.slice(0, 200)}`);
     }
   // A broken file's tests are reported skipped: the file is counted above.
   const skipped = report.testResults

@@ -39,10 +39,15 @@ function modifiedTime(file) {
   }
 }
 
-/** The one-file build of dist/cli.js (scripts/build-cli.mjs) starts faster; it is used while it is as new. */
-function compiledEntry(compiled) {
+/**
+ * The one-file build of dist/cli.js (scripts/build-cli.mjs) starts faster; in a checkout it is used while it is
+ * as new (a plain `tsc` leaves it behind). An installed package is never rebuilt, and npm's extraction gives its
+ * files the time they were written, in no set order: there the bundle is always the build's.
+ */
+function compiledEntry(compiled, installed) {
   const bundled = modifiedTime('dist/cli.bundle.js');
-  return bundled !== undefined && bundled >= compiled ? '../dist/cli.bundle.js' : '../dist/cli.js';
+  if (bundled === undefined) return '../dist/cli.js';
+  return installed || bundled >= compiled ? '../dist/cli.bundle.js' : '../dist/cli.js';
 }
 
 async function runSources() {
@@ -61,14 +66,14 @@ const compiled = modifiedTime('dist/cli.js');
 const sources = newestSource();
 
 if (compiled !== undefined && (sources === undefined || compiled >= sources)) {
-  await import(compiledEntry(compiled));
+  await import(compiledEntry(compiled, sources === undefined));
 } else if (sources !== undefined && (await runSources())) {
   // ran the sources
 } else if (compiled !== undefined) {
   process.stderr.write(
     'session-agent-sim: dist/ is older than src/ and tsx is not installed; running dist/ (npm run build updates it)\n',
   );
-  await import(compiledEntry(compiled));
+  await import(compiledEntry(compiled, sources === undefined));
 } else {
   process.stderr.write('session-agent-sim: dist/cli.js is missing: run `npm run build` (or reinstall the package)\n');
   process.exitCode = 1;

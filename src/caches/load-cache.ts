@@ -5,7 +5,7 @@
  * computing afresh.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { packagePath } from '../files/package-path.js';
 import { writeWholeFile } from '../files/whole-file.js';
 
@@ -62,11 +62,16 @@ export function codeVersion(): string {
   return codeStamp;
 }
 
-/** The build's own stamp (`scripts/build-cli.mjs`), while the compiled code is still that build's. */
+/**
+ * The build's own stamp (`scripts/build-cli.mjs`), while the compiled code is still that build's: in a checkout,
+ * while dist/cli.js has the time the build saw. An installed package has no sources to rebuild from, and npm's
+ * extraction gives its files new times, so there the stamp always holds.
+ */
 function builtStamp(): string | undefined {
   try {
     const stamp = JSON.parse(readFileSync(`${CODE_DIR}code-stamp.json`, 'utf8')) as { cli?: unknown; code?: unknown };
-    if (typeof stamp.code === 'string' && stamp.cli === statSync(`${CODE_DIR}cli.js`).mtimeMs) return stamp.code;
+    if (typeof stamp.code !== 'string') return undefined;
+    if (stamp.cli === statSync(`${CODE_DIR}cli.js`).mtimeMs || !existsSync(`${CODE_DIR}../src/`)) return stamp.code;
   } catch {
     // sources run through tsx, or a build without the stamp
   }

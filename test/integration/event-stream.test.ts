@@ -373,18 +373,23 @@ describe('GET /api/event on the wire', () => {
     slow.res.pause();
     const brisk = await subscribe(sim.url);
     expect(partition.events.subscribers).toBe(2);
-    // Enough events to fill the socket buffers on both ends (loopback's grow to megabytes) and then the frames
-    // the simulator will hold; the loop ends at the drop.
-    const padding = 'x'.repeat(2000);
-    for (let i = 0; i < 20_000 && partition.events.dropped === 0; i++) {
+    // Enough events to fill the socket buffers on both ends and then the frames the simulator will hold; the loop
+    // ends at the drop. Loopback's buffers grow to tens of megabytes (Linux's tcp_rmem allows 32 MiB), hence
+    // large frames and room for 160 MiB of them.
+    const padding = 'x'.repeat(16_000);
+    let i = 0;
+    for (; i < 10_000 && partition.events.dropped === 0; i++) {
       partition.engine.commit([{ type: 'form.cancelled', data: { id: `frm_${padding}`, sessionID: SES } }], {
         request: 'test',
       });
-      if (i % 100 === 0) await new Promise((r) => setImmediate(r));
+      if (i % 10 === 0) await new Promise((r) => setImmediate(r));
     }
     // Past the frames it may be behind, a subscriber gets a second to catch up before it is dropped; the loop
     // can end within that second when the kernel's socket buffers took more of the events.
-    await until(() => partition.events.dropped > 0, 'the slow subscriber to be dropped');
+    await until(() => partition.events.dropped > 0, 'the slow subscriber to be dropped').catch((error: Error) => {
+      const state = `${i} events sent, ${partition.events.subscribers} subscribers, ${slow.text().length} characters read`;
+      throw new Error(`${error.message} (${state})`);
+    });
     expect(partition.events.dropped).toBe(1);
     expect(partition.events.subscribers).toBe(1);
     await until(() => brisk.frames.length > 100, 'the brisk subscriber to keep receiving');

@@ -2,29 +2,34 @@
  * The package as a consumer gets it: `npm pack`, install the tarball into an empty project, type-check and run
  * a small consumer against what was installed, and run the installed bin.
  *
- * The tarball is packed from a copy of this checkout (without dist/, node_modules/ linked in), not from the
- * checkout itself: `npm pack` runs prepack (empties dist/) and prepare (rebuilds it), which would pull dist/
- * from under the other test files that run bin/session-agent-sim.js meanwhile; and a copy without dist/
- * proves the tarball is built from the sources, not from whatever an older build left behind.
+ * The tarball is the one every test that installs the package shares (`packedPackage()`): packed from a copy of
+ * this checkout's sources without dist/, which proves it is built from the sources, not from whatever an older
+ * build left behind.
  */
-import { execFile } from 'node:child_process';
 import {
-  cpSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryDeclarations, reachableDeclarations } from '../../scripts/prune-declarations.mjs';
 import { INSTALL_COMMAND } from '../support/doc-blocks.js';
+import {
+  PACK_TIMEOUT,
+  packedPackage,
+  packResult,
+  run as runCommand,
+  type PackResult,
+  type Run,
+} from '../support/packed-package.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
@@ -37,33 +42,9 @@ const typesNodeVersion = (
   JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
 ).version;
 
-/** Not copied into the packing copy: built or installed things, and version control. */
-const NOT_STAGED = new Set(['node_modules', 'dist', 'coverage', '.git']);
-
-/**
- * The environment without what `npm test` adds (npm_config_local_prefix and friends name this checkout):
- * the npm commands below must act on the temp directories only.
- */
-const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|init_cwd$)/i.test(name)));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
+/** A command's end; the npm commands act on the temp directories only (`cleanEnv`). */
 function run(command: string, args: string[], cwd: string, timeout: number): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: cleanEnv, timeout, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
-      },
-    );
-  });
+  return runCommand(command, args, { cwd, timeout });
 }
 
 function expectSuccess(result: Run, what: string): void {
@@ -140,30 +121,16 @@ describe('the packed package, installed into an empty project', () => {
   let work = '';
   let project = '';
   let installWarnings = '';
-  let packed: { filename: string; size: number; unpackedSize: number; entryCount: number; files: { path: string }[] };
+  let packed: PackResult;
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'sim-package-'));
-    const stage = join(work, 'stage');
-    cpSync(REPO, stage, {
-      recursive: true,
-      filter: (source) => !NOT_STAGED.has(source.slice(REPO.length).split('/')[0] ?? ''),
-    });
-    // The build tools from this checkout, but a cache directory of the copy's own (.cache is not linked).
-    mkdirSync(join(stage, 'node_modules'));
-    for (const entry of readdirSync(join(REPO, 'node_modules'))) {
-      if (entry.startsWith('.') && entry !== '.bin') continue;
-      symlinkSync(join(REPO, 'node_modules', entry), join(stage, 'node_modules', entry));
-    }
+    const tarball = await packedPackage();
+    packed = packResult(tarball);
     // Laid out as docs/getting-started.md has the reader do it: the tarball in the checkout, the project beside it
     const checkout = join(work, repoPackage.name);
     mkdirSync(checkout);
-    // A build: about 25 s alone, over a minute on a machine busy with other test files
-    const pack = await run('npm', ['pack', '--json', '--pack-destination', checkout], stage, 120_000);
-    expectSuccess(pack, 'npm pack');
-    // prepare's own output precedes the JSON on stdout
-    [packed] = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as [typeof packed];
-    rmSync(stage, { recursive: true, force: true }); // unlinks the node_modules links, never follows them
+    copyFileSync(tarball, join(checkout, basename(tarball)));
 
     project = join(work, 'my-app');
     mkdirSync(project);
@@ -179,7 +146,7 @@ describe('the packed package, installed into an empty project', () => {
     );
     expectSuccess(install, `${INSTALL_COMMAND} (the documents' command)`);
     installWarnings = install.stderr;
-  }, 190_000);
+  }, PACK_TIMEOUT + 60_000);
 
   // Removing an installed project's node_modules takes over the default ten seconds on a busy machine.
   afterAll(() => {

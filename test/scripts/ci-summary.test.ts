@@ -136,6 +136,11 @@ describe('.ci/summary.mjs', () => {
         tests: [
           { status: 'failed', name: 'spec import > four runs', failure: 'Error: Test timed out in 20000ms.\nat x' },
           { status: 'failed' },
+          {
+            status: 'failed',
+            name: 'README.md > block at line 53',
+            failure: 'AssertionError: README.md:74 curl\nprinted:\n\n[exit 28]\nexpected 1 to be 2\n  at y\n  at z',
+          },
           { status: 'passed' },
         ],
       },
@@ -143,10 +148,14 @@ describe('.ci/summary.mjs', () => {
     expect(summary('0', 'v22.23.3', failing, '1')).toEqual({
       status: 1,
       lines: [
-        'Node v22.23.3: 3 passed, 2 failed',
+        'Node v22.23.3: 3 passed, 3 failed',
         '  failed: broken.test.ts > spec import > four runs: Error: Test timed out in 20000ms.',
         '  failed: broken.test.ts > a test',
-        '3 passed, 2 failed',
+        '  failed: broken.test.ts > README.md > block at line 53: AssertionError: README.md:74 curl',
+        '    | printed:',
+        '    | [exit 28]',
+        '    | expected 1 to be 2',
+        '3 passed, 3 failed',
       ],
     });
   });

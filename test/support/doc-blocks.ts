@@ -236,6 +236,9 @@ export async function runBlock(
     'exec 2>&1',
     'trap "kill 0 2>/dev/null" EXIT',
     'up() { for i in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "nothing listens on $1"; return 1; }',
+    // npx of a bin the project installed runs just that bin, as npx would: npm's own start costs a CPU-second a
+    // command, and test/package checks the real npx finds the installed bin. Anything else goes to npx.
+    'npx() { if [ -x "node_modules/.bin/$1" ]; then local bin="node_modules/.bin/$1"; shift; "$bin" "$@"; else command npx "$@"; fi; }',
   ];
   const results: CommandResult[] = [];
   const run: Array<{ index: number }> = [];
@@ -256,7 +259,9 @@ export async function runBlock(
       /(127\.0\.0\.1:|localhost:|--port )(4\d{3})\b/g,
       (_, before: string, port: string) => `${before}${ports.get(port) as number}`,
     );
-    text = text.replace(/(^|[|;&(]\s*|\$\()curl /g, '$1curl --max-time 3 ');
+    // A bound for a curl that would wait forever (a stream); a command's own --max-time, later, wins. Generous:
+    // on a loaded two-core machine a first answer that compiles a generator has taken over 3 s.
+    text = text.replace(/(^|[|;&(]\s*|\$\()curl /g, '$1curl --max-time 20 ');
     script.push(`printf '\\n${MARK}%s\\n' ${index}`);
     // A server command the document shows failing (`# [exit 2]`) runs in the foreground like any other.
     if (startsServer(text) && !command.expected.some((line) => /^\[exit \d+\]$/.test(line))) {

@@ -83,6 +83,23 @@ export function ensureSuccess(result: Run, what: string): void {
   if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
 }
 
+/** What `npm pack --json` says of a tarball it made. */
+export interface PackResult {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  entryCount: number;
+  files: Array<{ path: string }>;
+}
+
+/** Kept beside each tarball: `npm pack --json`'s account of it. */
+const PACK_RESULT = 'pack.json';
+
+/** What npm said when it packed `tarball` (a path `packedPackage()` gave). */
+export function packResult(tarball: string): PackResult {
+  return JSON.parse(readFileSync(join(dirname(tarball), PACK_RESULT), 'utf8')) as PackResult;
+}
+
 let packing: Promise<string> | undefined;
 
 /** The path of a tarball packed from this checkout's sources as they are now; packed at most once for them. */
@@ -181,8 +198,9 @@ function hash(files: string[]): string {
 
 function tarballIn(dir: string): string | undefined {
   try {
-    const name = readdirSync(dir).find((file) => file.endsWith('.tgz'));
-    return name && join(dir, name);
+    const names = readdirSync(dir);
+    const name = names.find((file) => file.endsWith('.tgz'));
+    return name && names.includes(PACK_RESULT) ? join(dir, name) : undefined;
   } catch {
     return undefined;
   }
@@ -226,10 +244,13 @@ async function pack(files: string[], dir: string): Promise<string> {
     });
     ensureSuccess(result, 'npm pack');
     // prepare's own output precedes the JSON on stdout
-    const [{ filename }] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as [{ filename: string }];
+    const [packed] = JSON.parse(result.stdout.slice(result.stdout.search(/^\[/m))) as [PackResult];
     mkdirSync(dir, { recursive: true });
-    renameSync(join(work, filename), join(dir, filename)); // whole, or not there at all
-    return join(dir, filename);
+    // What npm said it packed goes first: a tarball is only ever found with it.
+    writeFileSync(join(work, PACK_RESULT), JSON.stringify(packed));
+    renameSync(join(work, PACK_RESULT), join(dir, PACK_RESULT));
+    renameSync(join(work, packed.filename), join(dir, packed.filename)); // whole, or not there at all
+    return join(dir, packed.filename);
   } finally {
     rmSync(work, { recursive: true, force: true }); // unlinks the node_modules links, never follows them
   }

@@ -6,7 +6,7 @@
  * the lean reader leaves them. The cases it does take are where the two parsers could disagree.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExchange } from '../../../src/http/io.js';
@@ -52,6 +52,8 @@ interface Side {
   seen: Array<Seen | undefined>;
   /** Counts every request arrived and read: anything new means the server is not done yet. */
   news: number;
+  /** The server's end of each connection, by the client's port. */
+  sockets: Map<number, Socket>;
 }
 
 const view = (by: Seen['by'], exchange: IncomingExchange): Seen => ({
@@ -83,7 +85,12 @@ async function side(lean: boolean): Promise<Side> {
       () => res.destroy(),
     );
   });
-  const me: Side = { port: 0, server, seen: [], news: 0 };
+  const me: Side = { port: 0, server, seen: [], news: 0, sockets: new Map() };
+  server.on('connection', (socket: Socket) => {
+    const port = socket.remotePort as number;
+    me.sockets.set(port, socket);
+    socket.once('close', () => me.sockets.delete(port));
+  });
   if (lean) {
     serveLean(server, {
       decide: (exchange) => {
@@ -130,10 +137,20 @@ async function play(target: Side, parts: Buffer[], options: { halfClose?: boolea
   socket.on('error', () => {});
   socket.on('close', () => (closed = true));
   await new Promise((resolve) => socket.once('connect', resolve));
-  for (const [i, part] of parts.entries()) {
-    if (i > 0) for (let turn = 0; turn < 3; turn++) await immediate();
+  // Each part reaches the server in a read of its own: the next is written once the server has read this one
+  // (or stopped reading), so how the kernel would have split or joined the writes does not matter.
+  let sent = 0;
+  for (const part of parts) {
     if (!socket.writable) break;
     socket.write(part);
+    sent += part.length;
+    const serverEnd = () => target.sockets.get(socket.localPort as number);
+    for (const deadline = Date.now() + 2000; Date.now() < deadline;) {
+      const end = serverEnd();
+      if (closed || (end && (end.bytesRead >= sent || end.destroyed))) break;
+      await immediate();
+    }
+    for (let turn = 0; turn < 3; turn++) await immediate();
   }
   if (options.halfClose && socket.writable) socket.end();
   // Quiet means no news through a timer and then a few turns of the event loop: a process held off the CPU
