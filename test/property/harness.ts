@@ -106,22 +106,24 @@ function bodyBytes(request: WireRequest): Buffer | undefined {
       : Buffer.from(request.body, 'utf8');
 }
 
-function head(request: WireRequest, bodyLength: number | undefined): Buffer {
+function head(request: WireRequest, bodyLength: number | undefined): string {
   const lines = [`${request.method} ${request.target} ${request.version ?? 'HTTP/1.1'}`, 'host: 127.0.0.1'];
   for (const [name, value] of request.headers ?? []) lines.push(`${name}: ${value}`);
   if (bodyLength !== undefined) lines.push(`content-length: ${bodyLength}`);
-  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8');
+  return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
 /** The bytes of a request: request line, `host`, the given headers, a content-length for a body. */
 export function serialize(request: WireRequest): Buffer {
   const body = bodyBytes(request);
-  return body ? Buffer.concat([head(request, body.length), body]) : head(request, undefined);
+  return body
+    ? Buffer.concat([Buffer.from(head(request, body.length), 'utf8'), body])
+    : Buffer.from(head(request, undefined), 'utf8');
 }
 
 /** Size of the request line and headers, as the server's header limit counts them (roughly). */
 export function headSize(request: WireRequest): number {
-  return head(request, request.body === undefined ? undefined : Buffer.byteLength(request.body)).length;
+  return Buffer.byteLength(head(request, request.body === undefined ? undefined : Buffer.byteLength(request.body)));
 }
 
 type Parsed = { answer: WireAnswer; rest: Buffer } | undefined;

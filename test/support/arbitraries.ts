@@ -224,10 +224,27 @@ export function percentEncode(text: string): string {
  * and the sub-delimiters go raw, so invalid escapes (`%zz`) and URL normalisation are exercised too.
  */
 export function looseEncode(text: string, keep: RegExp = /[!$&'()*+,;=:@%\\[\]{}|^`"<>]/): string {
-  return percentEncode(text).replace(/%([0-7][0-9A-F])/g, (escape, code: string) => {
-    const ch = String.fromCharCode(parseInt(code, 16));
-    return keep.test(ch) ? ch : escape;
-  });
+  const { escapes, raw } = keptEscapes(keep);
+  return percentEncode(text).replace(escapes, (escape) => raw.get(escape) as string);
+}
+
+/**
+ * The escapes of the ASCII characters `keep` matches, as one pattern and their raw characters: the properties
+ * encode megabytes a run, and a callback for every escape was a tenth of their time.
+ */
+const kept = new Map<RegExp, { escapes: RegExp; raw: Map<string, string> }>();
+function keptEscapes(keep: RegExp): { escapes: RegExp; raw: Map<string, string> } {
+  let found = kept.get(keep);
+  if (!found) {
+    const raw = new Map<string, string>();
+    for (let code = 0; code < 128; code++) {
+      const ch = String.fromCharCode(code);
+      if (keep.test(ch)) raw.set(hex(ch), ch);
+    }
+    found = { escapes: new RegExp([...raw.keys()].join('|'), 'g'), raw };
+    kept.set(keep, found);
+  }
+  return found;
 }
 
 /** One path segment as it travels: encoded strictly, loosely, or a hand-made oddity. */

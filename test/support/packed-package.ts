@@ -136,9 +136,16 @@ async function packOnce(): Promise<string> {
 
 /**
  * The files a pack starts from: those git tracks or would track (so no build output, no installed folder, no
- * log), or, outside a git checkout, every file but those.
+ * log), or, outside a git checkout, every file but those; but none the build never reads, so that editing a
+ * test or a page reuses the tarball.
  */
 function sources(): string[] {
+  return trackedFiles().filter((file) => !NOT_BUILT_FROM.some((folder) => file.startsWith(folder)));
+}
+
+const NOT_BUILT_FROM = ['test/', 'docs/', 'bench/', 'examples/', '.ci/'];
+
+function trackedFiles(): string[] {
   try {
     const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
       cwd: REPO,

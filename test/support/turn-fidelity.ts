@@ -232,7 +232,12 @@ export async function playOnRealServer(
         if (!seen(mine())) throw new Error(`real server, ${c.name}: never saw ${what}`);
       };
       const unsettled = await playCase(c, { client, sessionID, events: mine, until });
-      await pause(600);
+      // What follows the end (a status, an update) belongs to the turn too: wait until nothing has come for a
+      // while, however late the last thing was.
+      for (let seen = -1; mine().length !== seen; ) {
+        seen = mine().length;
+        await pause(300);
+      }
       write(dir, options.files ?? {});
       const events = mine();
       out.set(c.name, { events, ...(await readAfter(client, sessionID, events)), ...(unsettled ? { unsettled } : {}) });
