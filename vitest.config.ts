@@ -8,12 +8,11 @@ import LongestFirst from './test/support/sequencer.js';
  * and a module registry of its own, so that a crashed or hung one takes no neighbour with it.
  */
 const ALONE = [
-  'test/docs/**/*.test.ts',
+  'test/docs/doc-blocks.test.ts',
   'test/real-server/**/*.test.ts',
   'test/browser/**/*.test.ts',
   'test/examples/**/*.test.ts',
   'test/package/**/*.test.ts',
-  'test/scripts/**/*.test.ts',
   // It mocks the kinds' registry, which a shared worker would keep for the files after it.
   'test/unit/kinds/new-kind.test.ts',
   // It measures the process's memory, which worker threads share.

@@ -370,6 +370,8 @@ describe('GET /api/event on the wire', () => {
     const sim = await start('default');
     const partition = sim.app.sim.partitions.default;
     const slow = await open(sim.url);
+    // Through an interceptor's mock socket (nock, msw) every byte is taken at once: nothing would be slow.
+    expect(slow.res.socket?.constructor.name, 'an HTTP interceptor an earlier file left on').toBe('Socket');
     slow.res.pause();
     const brisk = await subscribe(sim.url);
     expect(partition.events.subscribers).toBe(2);

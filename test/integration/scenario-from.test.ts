@@ -20,6 +20,7 @@ import { scenarioDiff } from '../../src/derive/scenario-diff.js';
 import { scenarioFrom, type Generated } from '../../src/derive/scenario-from.js';
 import { readTimeline, type Timeline } from '../../src/derive/timeline.js';
 import { parseRecording } from '../../src/recordings/format.js';
+import { useNock } from '../support/nock.js';
 import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec, type SpecIndex } from '../../src/openapi/openapi.js';
@@ -172,6 +173,8 @@ function frame(type: string, data: Record<string, unknown>): string {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+useNock();
 
 beforeAll(async () => {
   nock.disableNetConnect();

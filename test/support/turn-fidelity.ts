@@ -234,7 +234,7 @@ export async function playOnRealServer(
       const unsettled = await playCase(c, { client, sessionID, events: mine, until });
       // What follows the end (a status, an update) belongs to the turn too: wait until nothing has come for a
       // while, however late the last thing was.
-      for (let seen = -1; mine().length !== seen; ) {
+      for (let seen = -1; mine().length !== seen;) {
         seen = mine().length;
         await pause(300);
       }

@@ -8,6 +8,9 @@ import { headerDocument, interactionDocument, type Interaction } from '../../../
 import { fromHar, toHar, type Har } from '../../../src/recordings/har.js';
 import { nockRecording } from '../../../src/recordings/nock-interceptors.js';
 import { DEFAULT_REDACTION } from '../../../src/recordings/redact.js';
+import { useNock } from '../../support/nock.js';
+
+useNock();
 
 let spec: SpecIndex;
 beforeAll(async () => {
