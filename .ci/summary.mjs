@@ -5,9 +5,8 @@
 // no report (the spec lint failed before vitest ran), a run whose tests ran on another Node than asked for,
 // and a failed typecheck or lint. Exits 1 when M is not 0.
 // Every failed test is named under its run with the first line of its failure, and up to four more lines
-// before its stack. Every skipped test is named
-// with the reason its test recorded (`skippedWhen` in test/support/environment.ts puts it in the test's
-// meta); one skipped without a reason counts as a failure.
+// before its stack. Every skipped test is named with the reason its test recorded (`skippedWhen` in
+// test/support/environment.ts puts it in the test's meta); one skipped without a reason counts as a failure.
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
