@@ -3,13 +3,12 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.js';
 
 /**
- * Files that start the processes of the world they test (the real server, Chromium, a packed package, the
- * shells of the documents' blocks), replace the code they load, or measure their process: each gets a process
- * and a module registry of its own, so that a crashed or hung one takes no neighbour with it.
+ * Files that start the processes of the world they test (Chromium, a packed package, the shells of the
+ * documents' blocks), replace the code they load, or measure their process: each gets a process and a module
+ * registry of its own, so that a crashed or hung one takes no neighbour with it.
  */
 const ALONE = [
   'test/docs/doc-blocks.test.ts',
-  'test/real-server/**/*.test.ts',
   'test/browser/**/*.test.ts',
   'test/examples/**/*.test.ts',
   'test/package/**/*.test.ts',
@@ -18,6 +17,8 @@ const ALONE = [
   // It measures the process's memory, which worker threads share.
   'test/integration/limits.test.ts',
 ];
+
+const REAL = 'test/real-server/**/*.test.ts';
 
 export default defineConfig({
   test: {
@@ -37,9 +38,21 @@ export default defineConfig({
         // keeps the modules it has loaded from one file to the next: loading src/ again for every file cost
         // more than half of these files' time.
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ALONE, pool: 'threads', isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...ALONE, REAL],
+          pool: 'threads',
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'alone', include: ALONE, pool: 'forks' } },
+      {
+        // The files that drive the real runtime run in processes of their own, one file after another in each,
+        // so that those which need a plain real server share one (test/support/real-server.ts).
+        extends: true,
+        test: { name: 'real', include: [REAL], pool: 'forks', isolate: false },
+      },
     ],
   },
 });

@@ -10,7 +10,7 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer, type RealServer } from '../support/real-server.js';
+import { sharedRealServer, type RealServer } from '../support/real-server.js';
 
 type Frame = { type: string; data: Record<string, unknown>; durable?: { aggregateID: string; seq: number } };
 
@@ -53,13 +53,10 @@ describe('the real server event stream through the simulator', skippedWhen(noRea
   const recording = join(dir, 'stream.jsonl');
 
   beforeAll(async () => {
-    real = await startRealServer();
+    real = await sharedRealServer();
   }, 60_000);
 
-  afterAll(async () => {
-    await real?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('passes the stream through in proxy mode: a session created and an agent switch, numbered by the real server', async () => {
     const sim: RunningSimulator = await startServer({ port: 0, upstream: real.url, log: () => {} });

@@ -3,14 +3,14 @@
  * simulator in front of it, replayed offline identically, and compared with the mock's answers to the same
  * calls (the same statuses, each answer valid against the real server's own document).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer } from '../support/real-server.js';
+import { sharedRealServer } from '../support/real-server.js';
 import { realDocProblems } from '../support/real-doc.js';
 
 interface Step {
@@ -75,22 +75,21 @@ function shape(value: unknown): unknown {
   return typeof value;
 }
 
+const dir = mkdtempSync(join(tmpdir(), 'sim-real-flow-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 it(
   'records a frontend flow from the real server, replays it offline, and the mock answers it alike',
   { ...skippedWhen(noRealServer()), timeout: 120_000 },
   async () => {
-    const recording = join(mkdtempSync(join(tmpdir(), 'sim-real-flow-')), 'frontend-flow.yaml');
-    const real = await startRealServer();
+    const recording = join(dir, 'frontend-flow.yaml');
+    const real = await sharedRealServer();
     let recorded: Step[];
+    const recorder = await startSimulator({ upstream: real.url, record: recording, log: () => {} });
     try {
-      const recorder = await startSimulator({ upstream: real.url, record: recording, log: () => {} });
-      try {
-        recorded = await flow(recorder.url, real.directory);
-      } finally {
-        await recorder.close();
-      }
+      recorded = await flow(recorder.url, real.directory);
     } finally {
-      await real.stop();
+      await recorder.close();
     }
     for (const step of recorded) expect(step.status, step.operation).toBeLessThan(300);
 

@@ -3,12 +3,12 @@
  * everything passes through, and where the real server departs from the spec the journal says so.
  */
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { LeanPool, PIPELINE_FROM } from '../../src/http/lean-client.js';
 import type { Violation } from '../../src/openapi/violation.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer, type RealServer } from '../support/real-server.js';
+import { sharedRealServer, type RealServer } from '../support/real-server.js';
 
 interface Entry {
   operationId?: string;
@@ -21,13 +21,9 @@ describe('proxy in front of the real server', skippedWhen(noRealServer()), () =>
   let app: SimApp;
 
   beforeAll(async () => {
-    real = await startRealServer();
+    real = await sharedRealServer();
     app = await createApp({ upstream: real.url, log: () => {} });
   }, 60_000);
-
-  afterAll(async () => {
-    await real?.stop();
-  });
 
   it('passes a session flow through and reports the real server drift', async () => {
     const created = await request(app).post('/api/session').set('content-type', 'application/json').send('{}');

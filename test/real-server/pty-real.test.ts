@@ -8,7 +8,7 @@ import { createOpencodeClient } from '@opencode-ai/sdk/v2/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningSimulator } from '../../src/hosts/server.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer, type RealServer } from '../support/real-server.js';
+import { sharedRealServer, type RealServer } from '../support/real-server.js';
 import { isRefusal, openSocket, until, type TestSocket } from '../support/ws-client.js';
 
 type Frame = { type: string; data: Record<string, unknown> };
@@ -99,7 +99,7 @@ describe('PTYs: the mock against the real server', skippedWhen(noRealServer()), 
   let mock: RunningSimulator;
 
   beforeAll(async () => {
-    real = await startRealServer();
+    real = await sharedRealServer();
     proxy = await startServer({ port: 0, upstream: real.url, log: () => {} });
     mock = await startServer({ port: 0, scenario: { name: 'ptys' }, log: () => {} });
   }, 90_000);
@@ -107,7 +107,6 @@ describe('PTYs: the mock against the real server', skippedWhen(noRealServer()), 
   afterAll(async () => {
     await proxy?.close();
     await mock?.close();
-    await real?.stop();
   });
 
   it('runs the same flow the same way', async () => {

@@ -1,15 +1,16 @@
 /**
- * Records a real flow through the simulator in front of the real server, stops the server, and replays the
- * same flow offline: identical statuses and bodies, and the dummy secret nowhere on disk.
+ * Records a real flow through the simulator in front of the real server, and replays the same flow offline
+ * (a simulator with the recording and no upstream): identical statuses and bodies, and the dummy secret
+ * nowhere on disk.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createApp, type SimApp } from '../../src/hosts/app.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer } from '../support/real-server.js';
+import { sharedRealServer } from '../support/real-server.js';
 
 const SECRET = 'sk-dummy-real-flow-9817';
 
@@ -52,20 +53,17 @@ async function flow(app: SimApp, directory: string): Promise<Step[]> {
   return steps;
 }
 
+const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
 it(
   'records a real flow and replays it offline, identically, without the secret',
   { ...skippedWhen(noRealServer()), timeout: 90_000 },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-real-rec-'));
     const recording = join(dir, 'real-flow.yaml');
-    const real = await startRealServer();
-    let recorded: Step[];
-    try {
-      const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
-      recorded = await flow(recorder, real.directory);
-    } finally {
-      await real.stop();
-    }
+    const real = await sharedRealServer();
+    const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
+    const recorded = await flow(recorder, real.directory);
     expect(recorded.map((s) => s.status)).toEqual([200, 204, 204, 200, 200, 200, 200, 200, 204, 200, 204, 200, 404]);
 
     const replayer = await createApp({ replay: recording, log: () => {} });

@@ -4,13 +4,13 @@
  * recorded statuses and `_tag`s, and with the recorded bodies where they came from initial state;
  * scenario-diff finds no departure, and finds the ones a deliberate edit makes.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createApp } from '../../src/hosts/app.js';
 import { scenarioDiff } from '../../src/derive/scenario-diff.js';
 import { scenarioFrom } from '../../src/derive/scenario-from.js';
@@ -19,7 +19,7 @@ import { parseRecording } from '../../src/recordings/format.js';
 import { loadScenarioFile } from '../../src/scenarios/load-scenario.js';
 import { loadSpec } from '../../src/openapi/openapi.js';
 import { noRealServer, skippedWhen } from '../support/environment.js';
-import { startRealServer } from '../support/real-server.js';
+import { sharedRealServer } from '../support/real-server.js';
 import { holdEventStream, streamRecorded } from '../support/recorded-stream.js';
 
 const SECRET = 'sk-dummy-scenario-from-7731';
@@ -27,54 +27,52 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Records the flow through a recorder listening on a real port, its event stream open the whole time. */
 async function recordRealFlow(recording: string): Promise<{ directory: string }> {
-  const real = await startRealServer();
-  try {
-    const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
-    const server = createServer(recorder).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const subscription = await holdEventStream(base);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return text.startsWith('{')
-        ? (JSON.parse(text) as { data: Record<string, unknown>; cursor?: { next: string } })
-        : undefined;
-    };
-    const session = (await call('POST', '/api/session', {}))?.data.id as string;
-    await call('GET', '/api/integration');
-    await call('POST', `/api/session/${session}/agent`, { agent: 'plan' });
-    await call('POST', `/api/session/${session}/model`, { model: { id: 'gpt-4o', providerID: 'openai' } });
-    const page = await call('GET', `/api/session/${session}/message?limit=1`);
-    await call('GET', `/api/session/${session}/message?cursor=${page?.cursor?.next as string}&limit=1`);
-    await call('POST', '/api/pty', { command: '/bin/sh', args: ['-c', 'echo hi'], title: 'probe' });
-    await call('POST', '/api/integration/anthropic/connect/key', { key: SECRET, label: 'Mine' });
-    await call('GET', '/api/integration');
-    await call('GET', '/api/reference');
-    await call('GET', `/api/fs/list?location[directory]=${encodeURIComponent(real.directory)}`);
-    await call('POST', `/api/session/${session}/compact`, {});
-    await call('POST', `/api/session/${session}/revert/stage`, { messageID: 'msg_doesnotexist' });
-    await call('POST', `/api/session/${session}/question/que_nope/reply`, { answers: [['a']] });
-    await call('GET', '/api/session/ses_doesnotexist/message');
-    await pause(1500); // the PTY's command exits meanwhile
-    await subscription.stop();
-    await streamRecorded(recording);
-    await new Promise((resolve) => server.close(resolve));
-    return { directory: real.directory };
-  } finally {
-    await real.stop();
-  }
+  const real = await sharedRealServer();
+  const recorder = await createApp({ upstream: real.url, record: recording, log: () => {} });
+  const server = createServer(recorder).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const subscription = await holdEventStream(base);
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return text.startsWith('{')
+      ? (JSON.parse(text) as { data: Record<string, unknown>; cursor?: { next: string } })
+      : undefined;
+  };
+  const session = (await call('POST', '/api/session', {}))?.data.id as string;
+  await call('GET', '/api/integration');
+  await call('POST', `/api/session/${session}/agent`, { agent: 'plan' });
+  await call('POST', `/api/session/${session}/model`, { model: { id: 'gpt-4o', providerID: 'openai' } });
+  const page = await call('GET', `/api/session/${session}/message?limit=1`);
+  await call('GET', `/api/session/${session}/message?cursor=${page?.cursor?.next as string}&limit=1`);
+  await call('POST', '/api/pty', { command: '/bin/sh', args: ['-c', 'echo hi'], title: 'probe' });
+  await call('POST', '/api/integration/anthropic/connect/key', { key: SECRET, label: 'Mine' });
+  await call('GET', '/api/integration');
+  await call('GET', '/api/reference');
+  await call('GET', `/api/fs/list?location[directory]=${encodeURIComponent(real.directory)}`);
+  await call('POST', `/api/session/${session}/compact`, {});
+  await call('POST', `/api/session/${session}/revert/stage`, { messageID: 'msg_doesnotexist' });
+  await call('POST', `/api/session/${session}/question/que_nope/reply`, { answers: [['a']] });
+  await call('GET', '/api/session/ses_doesnotexist/message');
+  await pause(1500); // the PTY's command exits meanwhile
+  await subscription.stop();
+  await streamRecorded(recording);
+  await new Promise((resolve) => server.close(resolve));
+  return { directory: real.directory };
 }
+
+const dir = mkdtempSync(join(tmpdir(), 'sim-from-real-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it(
   'a real recording becomes a scenario that answers as the real server did',
   { ...skippedWhen(noRealServer()), timeout: 120_000 },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-from-real-'));
     const recordingFile = join(dir, 'real-flow.yaml');
     const { directory } = await recordRealFlow(recordingFile);
     const spec = await loadSpec();

@@ -2,9 +2,14 @@
  * Starts the real server of this interface (`opencode serve` from the opencode-ai dev dependency) on
  * loopback, in a fresh git repository with a throwaway HOME, and stops it. Offline: it only logs that it
  * cannot fetch its model catalogue.
+ *
+ * A server's start and its first requests cost about seven processor-seconds, so the files that need a plain
+ * one (no scripted model, no files of their own) share one per test process: `sharedRealServer()`. They run
+ * one after another in that process, and each keeps to the sessions, PTYs and events it made.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +32,23 @@ export function realServerAvailable(): boolean {
 export interface RealServerOptions {
   /** Files written into the workspace before its first commit (`opencode.json` wires a scripted model). */
   files?: Record<string, string>;
+  /** Runs until this process ends (see `sharedRealServer()`); `stop()` then does nothing. */
+  untilExit?: boolean;
+}
+
+let shared: Promise<RealServer> | undefined;
+
+/**
+ * The plain real server of this test process, started by the first file that asks and stopped when the
+ * process ends, however it ends: it is started behind a shell that stops it and removes its folders once
+ * this process's end of a pipe closes. Its `stop()` does nothing; the files after the caller's use it too.
+ */
+export function sharedRealServer(): Promise<RealServer> {
+  shared ??= startRealServer({ untilExit: true }).catch((error: unknown) => {
+    shared = undefined; // the next file tries again
+    throw error;
+  });
+  return shared;
 }
 
 export async function startRealServer(options: RealServerOptions = {}): Promise<RealServer> {
@@ -43,15 +65,22 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
   git('add', '-A');
   git('-c', 'user.email=sim@example.invalid', '-c', 'user.name=sim', 'commit', '-q', '--allow-empty', '-m', 'init');
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    REAL_SERVER_BINARY,
-    ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'],
-    {
-      cwd: directory,
-      env: { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' },
-      stdio: 'ignore',
-    },
-  );
+  const serve = ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure'];
+  const env = { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' };
+  const child: ChildProcess = options.untilExit
+    ? // The shell's stdin is a pipe from this process: it reads end-of-file when this process is gone, even
+      // killed, and only then stops the server and removes its folders.
+      spawn('sh', ['-c', UNTIL_EXIT, 'sh', root, REAL_SERVER_BINARY, ...serve], {
+        cwd: directory,
+        env,
+        stdio: ['pipe', 'ignore', 'ignore'],
+      })
+    : spawn(REAL_SERVER_BINARY, serve, { cwd: directory, env, stdio: 'ignore' });
+  // Unreferenced, so that the pipe alone does not keep this process alive.
+  if (options.untilExit) {
+    child.unref();
+    (child.stdin as Socket | null)?.unref();
+  }
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -62,11 +91,13 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
       // still starting
     }
     if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
+      if (options.untilExit) child.stdin?.destroy();
+      else child.kill('SIGKILL');
       throw new Error(`the real server did not start on ${url} within 30 s`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  if (options.untilExit) return { url, directory, stop: async () => undefined };
   return {
     url,
     directory,
@@ -86,3 +117,6 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
     },
   };
 }
+
+/** `sh -c` for `untilExit`: $1 the folder to remove, then the server's command line. */
+const UNTIL_EXIT = 'root=$1; shift; "$@" </dev/null & pid=$!; read -r _; kill $pid; wait $pid; rm -rf "$root"';
