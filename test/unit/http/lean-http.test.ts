@@ -309,8 +309,9 @@ describe('serveLean', () => {
     expect(found).toHaveLength(2);
     expect(found[1]).toContain('x-seen: GET /slow\r\n');
     expect(found[1]).toMatch(/\r\n\r\n\{"echo":""\}$/);
-    // Quiet from the answer on: the deadline runs from there.
-    expect(closedAt - answeredAt).toBeGreaterThanOrEqual(90);
+    // Quiet from the answer on: the deadline runs from there. A deadline run from the request would close at
+    // once after the answer; the margin is for a loaded machine reading the answer late (89 ms was seen in CI).
+    expect(closedAt - answeredAt).toBeGreaterThanOrEqual(50);
   });
 
   it('hands a head split over reads to Node, which reads it whole', async () => {
