@@ -69,11 +69,13 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
   const env = { ...process.env, HOME: home, OPENCODE_SERVER_PASSWORD: '' };
   const child: ChildProcess = options.untilExit
     ? // The shell's stdin is a pipe from this process: it reads end-of-file when this process is gone, even
-      // killed, and only then stops the server and removes its folders.
+      // killed, and only then stops the server and removes its folders. In a process group of its own, so
+      // that a signal to this run's group (Ctrl-C, a CI's timeout) cannot end the shell before it has done so.
       spawn('sh', ['-c', UNTIL_EXIT, 'sh', root, REAL_SERVER_BINARY, ...serve], {
         cwd: directory,
         env,
         stdio: ['pipe', 'ignore', 'ignore'],
+        detached: true,
       })
     : spawn(REAL_SERVER_BINARY, serve, { cwd: directory, env, stdio: 'ignore' });
   // Unreferenced, so that the pipe alone does not keep this process alive.
@@ -118,5 +120,17 @@ export async function startRealServer(options: RealServerOptions = {}): Promise<
   };
 }
 
-/** `sh -c` for `untilExit`: $1 the folder to remove, then the server's command line. */
-const UNTIL_EXIT = 'root=$1; shift; "$@" </dev/null & pid=$!; read -r _; kill $pid; wait $pid; rm -rf "$root"';
+/**
+ * `sh -c` for `untilExit`: $1 the folder to remove, then the server's command line. The server gets five
+ * seconds to end after SIGTERM, as `stop()` gives it, then SIGKILL: one was seen still running after it.
+ */
+const UNTIL_EXIT = [
+  'root=$1; shift',
+  '"$@" </dev/null & pid=$!',
+  'read -r _',
+  'kill $pid',
+  '(sleep 5; kill -9 $pid) 2>/dev/null & guard=$!',
+  'wait $pid',
+  'kill $guard 2>/dev/null',
+  'rm -rf "$root"',
+].join('; ');
