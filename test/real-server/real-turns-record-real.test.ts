@@ -94,9 +94,9 @@ const dir = mkdtempSync(join(tmpdir(), 'sim-real-turns-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * What two plays of one turn on two real runtimes share: the deltas come in chunks of any size, and the
- * runtime writes `session.next.context.updated` between steps when the context it gives the model has changed
- * meanwhile, which is its own state and clock, not the turn's (a play under load once had one more).
+ * What two plays of one turn on two real runtimes share: the deltas come in chunks of any size, and
+ * `session.next.context.updated` says the context the runtime gives the model has changed, which is the
+ * runtime's own state, not the turn's (one play under load had one more, between the tool's step and the next).
  */
 const ofTheTurn = (type: string) => !type.endsWith('.delta') && type !== 'session.next.context.updated';
 
