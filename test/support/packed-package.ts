@@ -328,12 +328,15 @@ export async function installExample(
 
 const INSTALLED = ['node_modules', 'package-lock.json'];
 
+/** node_modules/ and the lock file, from one folder to another; .bin's relative links copied as they are. */
+function copyInstalled(from: string, to: string): void {
+  for (const name of INSTALLED) cpSync(join(from, name), join(to, name), { recursive: true, verbatimSymlinks: true });
+}
+
 /** Copies a kept install into `project`; false when there is none (or it went while being copied). */
 function copyInstall(kept: string, project: string): boolean {
   try {
-    // .bin's links are relative: copied as they are, they point into the project's own copy.
-    for (const name of INSTALLED)
-      cpSync(join(kept, name), join(project, name), { recursive: true, verbatimSymlinks: true });
+    copyInstalled(kept, project);
     return true;
   } catch {
     for (const name of INSTALLED) rmSync(join(project, name), { recursive: true, force: true });
@@ -346,8 +349,7 @@ function keepInstall(project: string, kept: string): void {
   const work = `${kept}.${process.pid}.${Date.now()}`;
   try {
     mkdirSync(work, { recursive: true });
-    for (const name of INSTALLED)
-      cpSync(join(project, name), join(work, name), { recursive: true, verbatimSymlinks: true });
+    copyInstalled(project, work);
     renameSync(work, kept);
   } catch {
     // kept by another process meanwhile, or no room: the next install runs npm again
