@@ -46,6 +46,9 @@ async function recordRealFlow(recording: string): Promise<{ directory: string }>
   };
   const session = (await call('POST', '/api/session', {}))?.data.id as string;
   await call('GET', '/api/integration');
+  // The list, not the plugin.added events: the shared server announced those when it started, perhaps to
+  // another file.
+  await call('GET', '/api/plugin');
   await call('POST', `/api/session/${session}/agent`, { agent: 'plan' });
   await call('POST', `/api/session/${session}/model`, { model: { id: 'gpt-4o', providerID: 'openai' } });
   const page = await call('GET', `/api/session/${session}/message?limit=1`);
