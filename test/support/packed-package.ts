@@ -12,6 +12,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   cpSync,
   mkdirSync,
   mkdtempSync,
@@ -90,6 +91,7 @@ export interface PackResult {
   unpackedSize: number;
   entryCount: number;
   files: Array<{ path: string }>;
+  integrity: string;
 }
 
 /** Kept beside each tarball: `npm pack --json`'s account of it. */
@@ -281,9 +283,11 @@ function prune(keep: string): void {
  * `session-agent-sim` dependency at `tarball`, and installs it from npm's cache where it can. Returns the
  * project folder; the caller removes it.
  *
- * An install is kept beside the tarball (its node_modules/ and lock file), under a hash of the project's
- * manifest and the Node line: the next install of the same example from the same tarball, in this run or a
- * later one over the same sources, copies it instead of running npm again (about 16 processor-seconds).
+ * An install is kept (its node_modules/ and lock file) under a hash of what npm resolves it from: the
+ * project's manifest but for the tarball's path, the package's own manifest, and the Node line. The next
+ * install of that example copies it instead of running npm again (about 16 processor-seconds), also from the
+ * tarball of a later change to the sources: `reinstallPackage` then puts that tarball's files in place of
+ * the package, as npm would, and points the lock files at it.
  */
 export async function installExample(
   exampleDir: string,
@@ -304,14 +308,18 @@ export async function installExample(
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   writeFileSync(manifestPath, text);
   const kept = join(
-    dirname(tarball),
-    'installs',
-    createHash('sha256')
-      .update(`${process.versions.node.split('.')[0]}\0${text}`)
+    tmpdir(),
+    `${PREFIX}install-${createHash('sha256')
+      .update(`${process.versions.node.split('.')[0]}\0${text.replace(tarball, '')}\0${packageManifest(tarball)}`)
       .digest('hex')
-      .slice(0, 16),
+      .slice(0, 16)}`,
   );
-  if (copyInstall(kept, project)) return project;
+  const origin = copyInstall(kept, project);
+  if (origin && reinstallPackage(project, origin, tarball)) {
+    markUsed(kept);
+    return project;
+  }
+  for (const name of INSTALLED) rmSync(join(project, name), { recursive: true, force: true });
   const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: project,
     timeout,
@@ -322,8 +330,48 @@ export async function installExample(
     rmSync(project, { recursive: true, force: true });
     throw error;
   }
-  keepInstall(project, kept);
+  keepInstall(project, kept, tarball);
   return project;
+}
+
+/** The package.json inside a tarball, as npm reads it when it installs one. */
+function packageManifest(tarball: string): string {
+  return execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8', timeout: 20_000 });
+}
+
+/** Beside a kept install: the tarball it was installed from, and that tarball's integrity in the lock files. */
+const ORIGIN = 'origin.json';
+interface Origin {
+  tarball: string;
+  integrity: string;
+}
+
+/**
+ * After a kept install is copied: the package's files from `tarball` in place of those it was installed with,
+ * its bin files executable, and the lock files naming `tarball` and its integrity, as `npm install` leaves a
+ * project whose other dependencies did not change.
+ */
+function reinstallPackage(project: string, origin: Origin, tarball: string): boolean {
+  if (origin.tarball === tarball) return true;
+  const locks = ['package-lock.json', 'node_modules/.package-lock.json'].map((lock) => join(project, lock));
+  const texts = locks.map((lock) => readFileSync(lock, 'utf8'));
+  // The lock names the tarball by its path (absolute in the root's entry, relative to the project in the
+  // package's) and its folder names the sources' hash: the folder's name alone tells the two tarballs apart.
+  const from = basename(dirname(origin.tarball));
+  const to = basename(dirname(tarball));
+  // A lock npm wrote some other way: let npm install instead.
+  if (!texts.every((text) => text.includes(from) && text.includes(origin.integrity))) return false;
+  const installed = join(project, 'node_modules', 'session-agent-sim');
+  rmSync(installed, { recursive: true, force: true });
+  mkdirSync(installed);
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { timeout: 60_000 });
+  const bin = (JSON.parse(packageManifest(tarball)) as { bin?: Record<string, string> }).bin ?? {};
+  for (const file of Object.values(bin)) chmodSync(join(installed, file), 0o755);
+  const { integrity } = packResult(tarball);
+  locks.forEach((lock, i) =>
+    writeFileSync(lock, (texts[i] as string).replaceAll(from, to).replaceAll(origin.integrity, integrity)),
+  );
+  return true;
 }
 
 const INSTALLED = ['node_modules', 'package-lock.json'];
@@ -333,23 +381,26 @@ function copyInstalled(from: string, to: string): void {
   for (const name of INSTALLED) cpSync(join(from, name), join(to, name), { recursive: true, verbatimSymlinks: true });
 }
 
-/** Copies a kept install into `project`; false when there is none (or it went while being copied). */
-function copyInstall(kept: string, project: string): boolean {
+/** Copies a kept install into `project` and says where it came from; undefined when there is none (or it went while being copied). */
+function copyInstall(kept: string, project: string): Origin | undefined {
   try {
+    const origin = JSON.parse(readFileSync(join(kept, ORIGIN), 'utf8')) as Origin;
     copyInstalled(kept, project);
-    return true;
+    return origin;
   } catch {
     for (const name of INSTALLED) rmSync(join(project, name), { recursive: true, force: true });
-    return false;
+    return undefined;
   }
 }
 
-/** Keeps a fresh install: copied beside the tarball and renamed into place whole, unless another got there first. */
-function keepInstall(project: string, kept: string): void {
+/** Keeps a fresh install: copied, then renamed into place whole, unless another got there first. */
+function keepInstall(project: string, kept: string, tarball: string): void {
   const work = `${kept}.${process.pid}.${Date.now()}`;
   try {
     mkdirSync(work, { recursive: true });
     copyInstalled(project, work);
+    const origin: Origin = { tarball, integrity: packResult(tarball).integrity };
+    writeFileSync(join(work, ORIGIN), JSON.stringify(origin));
     renameSync(work, kept);
   } catch {
     // kept by another process meanwhile, or no room: the next install runs npm again
