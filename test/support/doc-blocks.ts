@@ -305,12 +305,7 @@ export async function runBlock(
     }, timeoutMs);
     child.on('close', () => {
       clearTimeout(timer);
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL'); // a server that outlived the block's own cleanup
-      } catch {
-        // none did
-      }
-      resolve(text);
+      void reap(child.pid as number).then(() => resolve(text));
     });
   });
   let mapped = output;
@@ -321,4 +316,23 @@ export async function runBlock(
     (results[index] as CommandResult).output = part.slice(newline + 1).replace(/\n$/, '');
   }
   return results;
+}
+
+/**
+ * After a block's shell has ended: its trap has sent SIGTERM to every process the block started. They get
+ * time to finish stopping (`session-agent-sim real` stops the runtime, then removes its folders: killed
+ * at once, it left them behind), and whatever still runs after that is killed.
+ */
+async function reap(group: number, graceMs = 10_000): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    const late = Date.now() >= deadline;
+    try {
+      process.kill(-group, late ? 'SIGKILL' : 0);
+    } catch {
+      return; // none left
+    }
+    if (late) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
