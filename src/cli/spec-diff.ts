@@ -3,11 +3,9 @@
  * or, with --json, one JSON document. Exit 0 when identical, 1 when anything differs (the way `diff` and
  * `drift` say it, so a script can gate on it), 2 when a document cannot be read.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { cachedJson } from '../caches/load-cache.js';
+import { parseSpecText } from '../openapi/openapi.js';
 import { describeDiff, diffSpecs, isIdentical, summary } from '../openapi/spec-diff.js';
-import { readYaml } from '../text/read-yaml.js';
 import { UsageError } from './usage-error.js';
 
 type JsonObject = Record<string, unknown>;
@@ -32,10 +30,8 @@ async function readDocument(file: string): Promise<JsonObject> {
   }
   let document: unknown;
   try {
-    // JSON is YAML: one parser reads a server's /doc and the simulator's spec alike, aliases bounded. Parsed
-    // once per text, in the cache loadSpec() keeps: a spec takes the parser about a second.
-    const hash = createHash('sha256').update(text).digest('hex');
-    document = await cachedJson('spec', hash, () => readYaml(text).value);
+    // As the simulator reads a spec, and parsed once per text: a spec takes the YAML parser about a second.
+    document = (await parseSpecText(text)).document;
   } catch (error) {
     // Each problem already says what it is (`YAML: …`): a syntax error, or aliases expanding past the bound.
     throw new UsageError(`${file} cannot be read: ${(error as Error).message.split('\n')[0]}`, 'spec-diff');

@@ -79,12 +79,18 @@ export interface Diagnostic {
 }
 
 export async function loadSpec(path = DEFAULT_SPEC_PATH): Promise<SpecIndex> {
-  const text = readFileSync(path, 'utf8');
+  const { document, hash } = await parseSpecText(readFileSync(path, 'utf8'));
+  return indexSpec(document as JsonObject, hash);
+}
+
+/**
+ * A spec's text parsed, and the hash it is cached under. The YAML parser is only needed when the cache is
+ * cold, and loaded then (JSON is YAML, so a server's `/doc` loads the same way). A spec is a user's file like
+ * any other: its aliases are bounded. Not checked to be a spec: the caller does that.
+ */
+export async function parseSpecText(text: string): Promise<{ document: unknown; hash: string }> {
   const hash = createHash('sha256').update(text).digest('hex');
-  // The YAML parser is only needed when the cache is cold, and loaded then (JSON is YAML, so a server's `/doc`
-  // loads the same way). A spec is a user's file like any other: its aliases are bounded.
-  const document = await cachedJson('spec', hash, async () => readYaml(text).value as JsonObject);
-  return indexSpec(document, hash);
+  return { document: await cachedJson('spec', hash, () => readYaml(text).value), hash };
 }
 
 /** The index of a document already parsed (`startSimulator({ spec: object })`); the document is copied. */

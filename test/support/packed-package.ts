@@ -307,15 +307,16 @@ export async function installExample(
   (manifest[section] as Record<string, string>)['session-agent-sim'] = `file:${tarball}`;
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   writeFileSync(manifestPath, text);
+  const packageJson = packageManifest(tarball);
   const kept = join(
     tmpdir(),
     `${PREFIX}install-${createHash('sha256')
-      .update(`${process.versions.node.split('.')[0]}\0${text.replace(tarball, '')}\0${packageManifest(tarball)}`)
+      .update(`${process.versions.node.split('.')[0]}\0${text.replace(tarball, '')}\0${packageJson}`)
       .digest('hex')
       .slice(0, 16)}`,
   );
   const origin = copyInstall(kept, project);
-  if (origin && reinstallPackage(project, origin, tarball)) {
+  if (origin && reinstallPackage(project, origin, tarball, packageJson)) {
     markUsed(kept);
     return project;
   }
@@ -347,11 +348,11 @@ interface Origin {
 }
 
 /**
- * After a kept install is copied: the package's files from `tarball` in place of those it was installed with,
- * its bin files executable, and the lock files naming `tarball` and its integrity, as `npm install` leaves a
- * project whose other dependencies did not change.
+ * After a kept install is copied: the package's files from `tarball` (whose package.json is `packageJson`) in
+ * place of those it was installed with, its bin files executable, and the lock files naming `tarball` and its
+ * integrity, as `npm install` leaves a project whose other dependencies did not change.
  */
-function reinstallPackage(project: string, origin: Origin, tarball: string): boolean {
+function reinstallPackage(project: string, origin: Origin, tarball: string, packageJson: string): boolean {
   if (origin.tarball === tarball) return true;
   const locks = ['package-lock.json', 'node_modules/.package-lock.json'].map((lock) => join(project, lock));
   const texts = locks.map((lock) => readFileSync(lock, 'utf8'));
@@ -365,7 +366,7 @@ function reinstallPackage(project: string, origin: Origin, tarball: string): boo
   rmSync(installed, { recursive: true, force: true });
   mkdirSync(installed);
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { timeout: 60_000 });
-  const bin = (JSON.parse(packageManifest(tarball)) as { bin?: Record<string, string> }).bin ?? {};
+  const bin = (JSON.parse(packageJson) as { bin?: Record<string, string> }).bin ?? {};
   for (const file of Object.values(bin)) chmodSync(join(installed, file), 0o755);
   const { integrity } = packResult(tarball);
   locks.forEach((lock, i) =>
@@ -381,7 +382,10 @@ function copyInstalled(from: string, to: string): void {
   for (const name of INSTALLED) cpSync(join(from, name), join(to, name), { recursive: true, verbatimSymlinks: true });
 }
 
-/** Copies a kept install into `project` and says where it came from; undefined when there is none (or it went while being copied). */
+/**
+ * Copies a kept install into `project` and says where it came from; undefined when there is none (or it went
+ * while being copied).
+ */
 function copyInstall(kept: string, project: string): Origin | undefined {
   try {
     const origin = JSON.parse(readFileSync(join(kept, ORIGIN), 'utf8')) as Origin;
