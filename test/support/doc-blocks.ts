@@ -15,7 +15,7 @@
  * - Ports 4000-4999 on 127.0.0.1 or localhost are mapped to free ones, and mapped back in what is printed.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -265,20 +265,30 @@ export async function runBlock(
     script.push(`printf '\\n${MARK}%s\\n' ${index}`);
     // A server command the document shows failing (`# [exit 2]`) runs in the foreground like any other.
     if (startsServer(text) && !command.expected.some((line) => /^\[exit \d+\]$/.test(line))) {
+      // A command the document itself sends to the background (`… &`) is run the same way, its `&` taken off:
+      // left on, the log below would get nothing and be waited on for five seconds.
+      const own = /\s&\s*$/.test(text);
+      if (own) text = text.replace(/\s*&\s*$/, '');
       const written = /--port (\d+)/.exec(text)?.[1];
       const port = written ? Number(written) : await mapPort('4010');
       if (!written)
         text = /^npm start\b/.test(text)
           ? `${text}${text.includes(' -- ') ? '' : ' --'} --port ${port}`
           : `${text} --port ${port}`;
-      script.push(
-        `${text} > .server-${index}.log 2>&1 &`,
-        `up ${port}; status=$?`,
-        // Listening comes a moment before the banner is written: under load, a cat right away read nothing.
-        `for i in $(seq 1 100); do [ -s .server-${index}.log ] && break; sleep 0.05; done`,
-        `cat .server-${index}.log`,
-        '[ "$status" -eq 0 ] || echo "[exit $status]"',
-      );
+      if (own && /(^|\s)>\s*\S+\s*$/.test(text))
+        // Its output goes where the document sends it, and a reader's terminal shows nothing of it.
+        script.push(`${text} &`, `up ${port}; status=$?`, '[ "$status" -eq 0 ] || echo "[exit $status]"');
+      else
+        script.push(
+          `${text} > .server-${index}.log 2>&1 &`,
+          `up ${port}; status=$?`,
+          // Listening comes a moment before the banner is written, a line at a time: under load, a cat right
+          // away read nothing, or its first line alone. It is read once it has stopped growing.
+          `for i in $(seq 1 100); do [ -s .server-${index}.log ] && break; sleep 0.05; done`,
+          `size=-1; for i in $(seq 1 20); do now=$(wc -c < .server-${index}.log); [ "$now" = "$size" ] && break; size=$now; sleep 0.1; done`,
+          `cat .server-${index}.log`,
+          '[ "$status" -eq 0 ] || echo "[exit $status]"',
+        );
     } else {
       // A reader sees a failure; so does the test, unless the document shows it (`# [exit 1]`).
       script.push(text, 'status=$?; [ "$status" -eq 0 ] || echo "[exit $status]"');
@@ -325,14 +335,42 @@ export async function runBlock(
  */
 async function reap(group: number, graceMs = 10_000): Promise<void> {
   const deadline = Date.now() + graceMs;
-  for (;;) {
-    const late = Date.now() >= deadline;
-    try {
-      process.kill(-group, late ? 'SIGKILL' : 0);
-    } catch {
-      return; // none left
+  while (running(group)) {
+    if (Date.now() >= deadline) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+      return;
     }
-    if (late) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Whether a process of the group still runs. One that has exited but is not yet reaped (its parent, the
+ * block's shell, is gone, and the init that inherits it reaps when it gets to it) still takes a signal: a
+ * second and a half of waiting a block, if it counted.
+ */
+function running(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // After the command's name: state, parent, group.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === group && state !== 'Z') return true;
+  }
+  return false;
 }
