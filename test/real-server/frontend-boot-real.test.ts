@@ -28,20 +28,24 @@ it(
   'boots, shows the turn working and then idle, and reads it back, on mock as on real',
   { ...skippedWhen(noRealRuntime()), timeout: 180_000 },
   async () => {
-    const sim = await startSimulator({ scenario: 'default', port: 0 });
-    let mock: Record<string, string>;
-    try {
-      mock = await boot(sim.url);
-    } finally {
-      await sim.close();
-    }
-    const runtime = await startRealRuntime({ scenario: 'default', port: 0, pace: 0.1 });
-    let real: Record<string, string>;
-    try {
-      real = await boot(runtime.url);
-    } finally {
-      await runtime.stop();
-    }
+    // The two boots share nothing: the mock's runs while the real runtime starts.
+    const onMock = async () => {
+      const sim = await startSimulator({ scenario: 'default', port: 0 });
+      try {
+        return await boot(sim.url);
+      } finally {
+        await sim.close();
+      }
+    };
+    const onReal = async () => {
+      const runtime = await startRealRuntime({ scenario: 'default', port: 0, pace: 0.1 });
+      try {
+        return await boot(runtime.url);
+      } finally {
+        await runtime.stop();
+      }
+    };
+    const [mock, real] = await Promise.all([onMock(), onReal()]);
     for (const printed of [mock, real]) {
       expect(Object.keys(printed)).toEqual([
         'healthy',

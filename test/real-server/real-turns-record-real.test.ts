@@ -6,7 +6,7 @@
  * the scripted model, plays the same turn on the real runtime again; so does the model's side, kept as it
  * answered.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,58 +135,82 @@ it(
     );
     expect(recorded.bash).toEqual({ command: 'echo listed' });
 
-    // Offline: the same flow answered from the recording, its event stream included.
-    const replayer = await startSimulator({ replay: recording, port: 0 });
-    try {
-      // The same requests (the workspace is named in them), though the runtime and its workspace are gone.
-      expect(await flow(replayer.url, directory)).toEqual(recorded);
-    } finally {
-      await replayer.close();
-    }
-
-    // A scenario from it: the prompt's turn as the runtime played it, held to the recording by scenario-diff.
-    const scenarioFile = join(dir, 'real-turns-scenario.yaml');
-    const made = spawnSync(process.execPath, [BIN, 'scenario-from', recording, '--out', scenarioFile], {
-      encoding: 'utf8',
-    });
-    expect(made.status, made.stderr).toBe(0);
-    expect(made.stdout + made.stderr).toMatch(/, 0 depart;/);
-    const scenario = parse(readFileSync(scenarioFile, 'utf8')) as {
-      turns: Array<{ steps: Array<Record<string, unknown>> }>;
-    };
-    expect(scenario.turns).toHaveLength(1);
-    const steps = scenario.turns[0]?.steps ?? [];
-    expect(steps.map((s) => Object.keys(s)[0])).toEqual(['reasoning', 'tool', 'text']);
-    expect(steps[1]).toMatchObject({ tool: 'bash', input: { command: 'echo listed' } });
-    expect(String(steps[1]?.result)).toContain('listed');
-    const diff = spawnSync(process.execPath, [BIN, 'scenario-diff', scenarioFile, recording], { encoding: 'utf8' });
-    expect(diff.status, diff.stdout + diff.stderr).toBe(0);
-    expect(diff.stdout).toMatch(/ 0 depart/);
-
-    // That scenario as the model of the real runtime: the same turn again (asked and answered as before).
-    const again = await startRealRuntime({ scenario: { ...scenario, agents: SCENARIO.agents }, port: 0, pace: 0.1 });
-    try {
-      const played = await flow(again.url, again.directory);
-      expect(played.events.filter(ofTheTurn)).toEqual(recorded.events.filter(ofTheTurn));
-      expect(played.bash).toEqual(recorded.bash);
-    } finally {
-      await again.stop();
-    }
-
-    // The model's side, kept as it answered: a scenario with no turns at all, and the same turn plays again.
-    const kept = JSON.parse(readFileSync(modelSide, 'utf8')) as { calls: Array<{ turn: number; round: number }> };
-    expect(kept.calls.map((c) => [c.turn, c.round])).toEqual([
-      [1, 0],
-      [1, 1],
+    // The three plays that follow hold the recording each its own way and need nothing of one another: they
+    // run side by side, two real runtimes among them.
+    await Promise.all([
+      replayOffline(recording, directory, recorded),
+      playItsScenario(recording, recorded),
+      playTheModelSide(modelSide, recorded),
     ]);
-    const noTurns = { name: 'no-turns', seed: 'no-turns', agents: SCENARIO.agents };
-    const replayed = await startRealRuntime({ scenario: noTurns, port: 0, pace: 0.1, replay: modelSide });
-    try {
-      const played = await flow(replayed.url, replayed.directory);
-      expect(played.events.filter(ofTheTurn)).toEqual(recorded.events.filter(ofTheTurn));
-      expect(replayed.model.stats().unscripted).toBe(0);
-    } finally {
-      await replayed.stop();
-    }
   },
 );
+
+/** Offline: the same flow answered from the recording, its event stream included. */
+async function replayOffline(recording: string, directory: string, recorded: Played): Promise<void> {
+  const replayer = await startSimulator({ replay: recording, port: 0 });
+  try {
+    // The same requests (the workspace is named in them), though the runtime and its workspace are gone.
+    expect(await flow(replayer.url, directory)).toEqual(recorded);
+  } finally {
+    await replayer.close();
+  }
+}
+
+/**
+ * A scenario from the recording: the prompt's turn as the runtime played it, held to the recording by
+ * scenario-diff; then that scenario as the model of a real runtime, the same turn again (asked and answered
+ * as before).
+ */
+async function playItsScenario(recording: string, recorded: Played): Promise<void> {
+  const scenarioFile = join(dir, 'real-turns-scenario.yaml');
+  const made = await runCli(['scenario-from', recording, '--out', scenarioFile]);
+  expect(made.status, made.stderr).toBe(0);
+  expect(made.stdout + made.stderr).toMatch(/, 0 depart;/);
+  const scenario = parse(readFileSync(scenarioFile, 'utf8')) as {
+    turns: Array<{ steps: Array<Record<string, unknown>> }>;
+  };
+  expect(scenario.turns).toHaveLength(1);
+  const steps = scenario.turns[0]?.steps ?? [];
+  expect(steps.map((s) => Object.keys(s)[0])).toEqual(['reasoning', 'tool', 'text']);
+  expect(steps[1]).toMatchObject({ tool: 'bash', input: { command: 'echo listed' } });
+  expect(String(steps[1]?.result)).toContain('listed');
+  const diff = await runCli(['scenario-diff', scenarioFile, recording]);
+  expect(diff.status, diff.stdout + diff.stderr).toBe(0);
+  expect(diff.stdout).toMatch(/ 0 depart/);
+
+  const again = await startRealRuntime({ scenario: { ...scenario, agents: SCENARIO.agents }, port: 0, pace: 0.1 });
+  try {
+    const played = await flow(again.url, again.directory);
+    expect(played.events.filter(ofTheTurn)).toEqual(recorded.events.filter(ofTheTurn));
+    expect(played.bash).toEqual(recorded.bash);
+  } finally {
+    await again.stop();
+  }
+}
+
+/** The model's side, kept as it answered: a scenario with no turns at all, and the same turn plays again. */
+async function playTheModelSide(modelSide: string, recorded: Played): Promise<void> {
+  const kept = JSON.parse(readFileSync(modelSide, 'utf8')) as { calls: Array<{ turn: number; round: number }> };
+  expect(kept.calls.map((c) => [c.turn, c.round])).toEqual([
+    [1, 0],
+    [1, 1],
+  ]);
+  const noTurns = { name: 'no-turns', seed: 'no-turns', agents: SCENARIO.agents };
+  const replayed = await startRealRuntime({ scenario: noTurns, port: 0, pace: 0.1, replay: modelSide });
+  try {
+    const played = await flow(replayed.url, replayed.directory);
+    expect(played.events.filter(ofTheTurn)).toEqual(recorded.events.filter(ofTheTurn));
+    expect(replayed.model.stats().unscripted).toBe(0);
+  } finally {
+    await replayed.stop();
+  }
+}
+
+/** The CLI, without holding this process's event loop (a runtime beside it is being driven meanwhile). */
+function runCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+      done({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -113,7 +113,8 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
   const kinds = (list: Event[]) =>
     list.map((e) => e.type.replace('session.next.', '')).filter((t) => !t.endsWith('.delta'));
 
-  it('streams reasoning and text', { timeout: 60_000 }, async () => {
+  // Each turn plays in a session of its own and waits mostly on the runtime: they play side by side.
+  it.concurrent('streams reasoning and text', { timeout: 60_000 }, async () => {
     const list = await turn('Say hello');
     expect(kinds(list)).toEqual([
       'prompt.admitted',
@@ -129,19 +130,23 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
     expect(list.some((e) => e.type === 'session.next.text.delta')).toBe(true);
   });
 
-  it('calls a tool, which the real server runs, then answers in a second step', { timeout: 60_000 }, async () => {
-    const list = await turn('Run a command');
-    const called = list.find((e) => e.type === 'session.next.tool.called');
-    expect(called?.data).toMatchObject({ tool: 'bash', input: { command: 'echo scripted-$((40+2))' } });
-    const success = list.find((e) => e.type === 'session.next.tool.success');
-    expect(JSON.stringify(success?.data.content)).toContain('scripted-42');
-    expect(list.filter((e) => e.type === 'session.next.step.ended').map((e) => e.data.finish)).toEqual([
-      'tool-calls',
-      'stop',
-    ]);
-  });
+  it.concurrent(
+    'calls a tool, which the real server runs, then answers in a second step',
+    { timeout: 60_000 },
+    async () => {
+      const list = await turn('Run a command');
+      const called = list.find((e) => e.type === 'session.next.tool.called');
+      expect(called?.data).toMatchObject({ tool: 'bash', input: { command: 'echo scripted-$((40+2))' } });
+      const success = list.find((e) => e.type === 'session.next.tool.success');
+      expect(JSON.stringify(success?.data.content)).toContain('scripted-42');
+      expect(list.filter((e) => e.type === 'session.next.step.ended').map((e) => e.data.finish)).toEqual([
+        'tool-calls',
+        'stop',
+      ]);
+    },
+  );
 
-  it('calls tools in parallel, a failing one among them', { timeout: 60_000 }, async () => {
+  it.concurrent('calls tools in parallel, a failing one among them', { timeout: 60_000 }, async () => {
     const list = await turn('Read the notes');
     const calls = list.filter((e) => e.type === 'session.next.tool.called');
     expect(calls.map((e) => e.data.tool)).toEqual(['read', 'glob', 'read']);
@@ -153,13 +158,13 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
     expect(steps).toHaveLength(2);
   });
 
-  it('retries a model error and goes on', { timeout: 60_000 }, async () => {
+  it.concurrent('retries a model error and goes on', { timeout: 60_000 }, async () => {
     const list = await turn('Try again');
     expect(list.find((e) => e.type === 'session.next.text.ended')?.data.text).toBe('Second try worked.');
     expect(list.some((e) => e.type === 'session.next.step.failed')).toBe(false);
   });
 
-  it('loses a stream cut mid-answer', { timeout: 60_000 }, async () => {
+  it.concurrent('loses a stream cut mid-answer', { timeout: 60_000 }, async () => {
     const list = await turn('Cut off');
     // The runtime does not ask again after a dropped stream: the step, and the turn, fail.
     const failed = list.find((e) => e.type === 'session.next.step.failed');
@@ -167,19 +172,20 @@ describe('the scripted model behind the real server', skippedWhen(noRealRuntime(
     expect(list.some((e) => e.type === 'session.next.text.ended' && e.data.text === 'After the cut.')).toBe(false);
   });
 
-  it('fails the turn when the model keeps answering an HTTP error', { timeout: 90_000 }, async () => {
+  it.concurrent('fails the turn when the model keeps answering an HTTP error', { timeout: 90_000 }, async () => {
     const list = await turn('Keep failing');
     const failed = list.find((e) => e.type === 'session.next.step.failed');
     expect(JSON.stringify(failed?.data.error)).toContain('HTTP 500');
     expect(list.some((e) => e.type === 'session.next.text.ended')).toBe(false);
   });
 
-  it('fails the turn where the script fails', { timeout: 60_000 }, async () => {
+  it.concurrent('fails the turn where the script fails', { timeout: 60_000 }, async () => {
     const list = await turn('Refuse');
     const failed = list.find((e) => e.type === 'session.next.step.failed');
     expect(JSON.stringify(failed?.data.error)).toContain('The model refused');
   });
 
+  // It counts the model's calls, which the turns above would add to: it runs alone, after them.
   it('hangs until the session is interrupted', { timeout: 60_000 }, async () => {
     const before = model.stats();
     // The real server shows nothing of a step before the model's first token: the call is the sign it waits.

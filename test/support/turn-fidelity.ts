@@ -7,6 +7,7 @@
  * into one; the shape (keys, nested, and value types) of every event's envelope and `data`; the assistant
  * messages and their parts; and the answers of `messages`, `message`, `history` and `context` after the turn.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -201,16 +202,54 @@ export function workspaceFor(
   return out;
 }
 
-/** Plays every case on the real server, each in a session of its own, its model scripted by the same cases. */
+/**
+ * Cases played side by side on the real server, each lane in a workspace (a git repository) of its own: a
+ * turn spends most of its time waiting (on the model's pauses, on the quiet after it), and one runtime serves
+ * every directory it is asked about.
+ */
+const REAL_LANES = 4;
+
+/** A workspace for a lane beside the runtime's own: a repository of its own, so a project of its own. */
+function laneWorkspace(root: string, lane: number, files: Record<string, string>): string {
+  const dir = join(root, `lane-${lane}`);
+  mkdirSync(dir, { recursive: true });
+  write(dir, files);
+  const env = { ...process.env, HOME: root, GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...args: string[]) => {
+    const done = spawnSync('git', args, { cwd: dir, env, encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`git ${args.join(' ')} in ${dir}: ${done.stderr}`);
+  };
+  git('init', '-q');
+  // The message tells the lanes' first commits apart: a project's id is its first commit's.
+  git(
+    '-c',
+    'user.email=sim@example.invalid',
+    '-c',
+    'user.name=sim',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    `lane ${lane}`,
+  );
+  return dir;
+}
+
+/**
+ * Plays every case on the real server, each in a session of its own, its model scripted by the same cases;
+ * `REAL_LANES` cases at a time, each lane's cases one after another in its own workspace.
+ */
 export async function playOnRealServer(
   cases: readonly FidelityCase[],
   options: { files?: Record<string, string>; extra?: JsonObject; timeoutMs?: number } = {},
 ): Promise<Map<string, Trace>> {
-  const dir = mkdtempSync(join(tmpdir(), 'sim-fidelity-'));
-  write(dir, options.files ?? {});
+  const files = options.files ?? {};
+  const root = mkdtempSync(join(tmpdir(), 'sim-fidelity-'));
+  const first = join(root, 'lane-0');
+  write(first, files);
   const runtime = await startRealRuntime({
     scenario: fidelityScenario(cases, options.extra) as never,
-    dir,
+    dir: first,
     port: 0,
     pace: 0.05,
     // Its four seconds of start-up take many more beside the documents' shells, which start with it.
@@ -219,33 +258,45 @@ export async function playOnRealServer(
   const abort = new AbortController();
   const out = new Map<string, Trace>();
   try {
-    const client = createOpencodeClient({ baseUrl: runtime.url, directory: runtime.directory });
-    const all = await collect(client, abort.signal);
+    const lanes = Math.max(1, Math.min(REAL_LANES, cases.length));
+    const dirs = [runtime.directory];
+    for (let lane = 1; lane < lanes; lane++) dirs.push(laneWorkspace(root, lane, files));
+    // The stream is the whole server's: every lane's events come on it, each with its session's id.
+    const all = await collect(
+      createOpencodeClient({ baseUrl: runtime.url, directory: runtime.directory }),
+      abort.signal,
+    );
     await pause(200);
-    for (const c of cases) {
-      const created = await client.v2.session.create({ location: { directory: runtime.directory } });
-      const sessionID = (created.data as { data: { id: string } }).data.id;
-      const mine = () => bySession(all, sessionID);
-      const until = async (seen: (events: StreamEvent[]) => boolean, what: string) => {
-        const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-        while (!seen(mine()) && Date.now() < deadline) await pause(50);
-        if (!seen(mine())) throw new Error(`real server, ${c.name}: never saw ${what}`);
-      };
-      const unsettled = await playCase(c, { client, sessionID, events: mine, until });
-      // What follows the end (a status, an update) belongs to the turn too: wait until nothing has come for a
-      // while, however late the last thing was.
-      for (let seen = -1; mine().length !== seen;) {
-        seen = mine().length;
-        await pause(300);
+    const queue = [...cases];
+    const playLane = async (dir: string) => {
+      const client = createOpencodeClient({ baseUrl: runtime.url, directory: dir });
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        const name = c.name;
+        const created = await client.v2.session.create({ location: { directory: dir } });
+        const sessionID = (created.data as { data: { id: string } }).data.id;
+        const mine = () => bySession(all, sessionID);
+        const until = async (seen: (events: StreamEvent[]) => boolean, what: string) => {
+          const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+          while (!seen(mine()) && Date.now() < deadline) await pause(50);
+          if (!seen(mine())) throw new Error(`real server, ${name}: never saw ${what}`);
+        };
+        const unsettled = await playCase(c, { client, sessionID, events: mine, until });
+        // What follows the end (a status, an update) belongs to the turn too: wait until nothing has come for a
+        // while, however late the last thing was.
+        for (let seen = -1; mine().length !== seen;) {
+          seen = mine().length;
+          await pause(300);
+        }
+        write(dir, files);
+        const events = mine();
+        out.set(name, { events, ...(await readAfter(client, sessionID, events)), ...(unsettled ? { unsettled } : {}) });
       }
-      write(dir, options.files ?? {});
-      const events = mine();
-      out.set(c.name, { events, ...(await readAfter(client, sessionID, events)), ...(unsettled ? { unsettled } : {}) });
-    }
+    };
+    await Promise.all(dirs.map(playLane));
   } finally {
     abort.abort();
     await runtime.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
   return out;
 }
