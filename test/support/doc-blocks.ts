@@ -282,8 +282,8 @@ export async function runBlock(
         script.push(
           `${text} > .server-${index}.log 2>&1 &`,
           `up ${port}; status=$?`,
-          // Listening comes a moment before the banner is written, a line at a time: under load, a cat right
-          // away read nothing, or its first line alone. It is read once it has stopped growing.
+          // Listening comes a moment before the banner is written (under load, a cat right away read nothing), and
+          // the banner is written a line at a time (serve.ts): it is read once it has stopped growing.
           `for i in $(seq 1 100); do [ -s .server-${index}.log ] && break; sleep 0.05; done`,
           `size=-1; for i in $(seq 1 20); do now=$(wc -c < .server-${index}.log); [ "$now" = "$size" ] && break; size=$now; sleep 0.1; done`,
           `cat .server-${index}.log`,
